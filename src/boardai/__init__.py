@@ -1,0 +1,7 @@
+"""boardai: play, train and benchmark AI players for 2048 and Othello.
+
+Importing this package is cheap: it imports neither torch nor numba, and compiles nothing.
+The engines live in :mod:`boardai.g2048` and :mod:`boardai.othello`.
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,169 @@
+"""Game: a 2048 board with its score, seeded spawns, undo and exact replay.
+
+>>> g = Game(seed=7)
+>>> reward = g.move(g.board.legal_actions()[0])
+>>> Game.from_record(g.to_record()).board == g.board
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from boardai.g2048.board import ACTION_NAMES, Board, parse_action
+
+RECORD_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Step:
+    """One move of a game: the action, its reward, and the tile spawned after it."""
+
+    action: int
+    reward: int
+    cell: int
+    value: int
+
+
+class Game:
+    """A game of 2048 under the standard rules (or the options below).
+
+    Args:
+        seed: seeds the spawn rng; the same seed gives the same start and spawns.
+        p4: probability that a spawned tile is a 4 (0.1 in the original game).
+        start_tiles: tiles on the start board (2 in the original game).
+        start_p4: probability of a 4 among the start tiles (defaults to ``p4``; seed 000 used
+            0, only 2s at the start).
+    """
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        p4: float = 0.1,
+        start_tiles: int = 2,
+        start_p4: float | None = None,
+    ) -> None:
+        if not 0.0 <= p4 <= 1.0:
+            raise ValueError(f"p4 must be in [0, 1], got {p4}")
+        if start_p4 is not None and not 0.0 <= start_p4 <= 1.0:
+            raise ValueError(f"start_p4 must be in [0, 1], got {start_p4}")
+        if not 0 <= start_tiles <= 16:
+            raise ValueError(f"start_tiles must be in 0..16, got {start_tiles}")
+        self.seed = seed
+        self.p4 = p4
+        self.start_tiles = start_tiles
+        self.start_p4 = p4 if start_p4 is None else start_p4
+        self.rng = np.random.default_rng(seed)
+        board = Board()
+        self.start: list[tuple[int, int]] = []
+        for _ in range(start_tiles):
+            cell, value = board.draw_spawn(self.rng, self.start_p4)
+            board = board.place(cell, value)
+            self.start.append((cell, value))
+        self.start_board = board
+        self.board = board
+        self.score = 0
+        self.steps: list[Step] = []
+        self._rng_state = self.rng.bit_generator.state
+        self._undo: list[tuple[Board, int, dict[str, Any]]] = []
+
+    @property
+    def moves(self) -> int:
+        """Number of moves played."""
+        return len(self.steps)
+
+    def is_over(self) -> bool:
+        """True when no move is legal."""
+        return self.board.is_terminal()
+
+    def move(self, action: int | str, spawn: tuple[int, int] | None = None) -> int:
+        """Play ``action``, spawn a tile, and return the reward.
+
+        ``spawn`` forces the spawned tile as (cell, value), as a replay does; the rng still
+        advances as if it had drawn, so a seeded game stays in step with its record.
+
+        Raises:
+            ValueError: the action is not 0..3 (or a name), or is illegal on this board, or
+                the forced spawn is not on an empty cell.
+        """
+        a = parse_action(action)
+        after, reward = self.board.slide(a)
+        if after == self.board:
+            raise ValueError(f"action {a} ({ACTION_NAMES[a]}) is illegal here")
+        cell, value = after.draw_spawn(self.rng, self.p4)
+        if spawn is not None:
+            cell, value = int(spawn[0]), int(spawn[1])
+        board = after.place(cell, value) if cell >= 0 else after
+        self._undo.append((self.board, self.score, self._rng_state))
+        self._rng_state = self.rng.bit_generator.state
+        self.board = board
+        self.score += reward
+        self.steps.append(Step(a, reward, cell, value))
+        return reward
+
+    def undo(self) -> bool:
+        """Take back the last move (the rng rewinds too, so replaying it spawns the same)."""
+        if not self._undo:
+            return False
+        self.board, self.score, self._rng_state = self._undo.pop()
+        self.rng.bit_generator.state = self._rng_state
+        self.steps.pop()
+        return True
+
+    # -- records --------------------------------------------------------------------------
+
+    def to_record(self) -> dict[str, Any]:
+        """A JSON-ready record from which :meth:`from_record` replays this game exactly."""
+        return {
+            "game": "2048",
+            "version": RECORD_VERSION,
+            "seed": self.seed,
+            "rules": {"p4": self.p4, "start_tiles": self.start_tiles, "start_p4": self.start_p4},
+            "start": [list(s) for s in self.start],
+            "moves": [[s.action, s.cell, s.value] for s in self.steps],
+            "score": self.score,
+            "max_tile": self.board.max_tile(),
+            "n_moves": self.moves,
+        }
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> Game:
+        """Replay a record of :meth:`to_record`, checking every move and spawn.
+
+        Raises:
+            ValueError: the record is not a 2048 record, or a move or spawn in it is
+                impossible, or its final score disagrees with the replay.
+        """
+        if not isinstance(record, dict) or record.get("game") != "2048":
+            raise ValueError('not a 2048 game record (expected "game": "2048")')
+        try:
+            rules = record.get("rules", {})
+            game = cls(
+                record.get("seed"),
+                p4=float(rules.get("p4", 0.1)),
+                start_tiles=int(rules.get("start_tiles", 2)),
+                start_p4=float(rules.get("start_p4", rules.get("p4", 0.1))),
+            )
+            start = [(int(cell), int(value)) for cell, value in record["start"]]
+            if start != game.start:  # an unseeded game, or one started by hand
+                board = Board()
+                for cell, value in start:
+                    board = board.place(cell, value)
+                game.start, game.start_board, game.board = start, board, board
+            for k, (action, cell, value) in enumerate(record["moves"]):
+                try:
+                    game.move(int(action), spawn=(int(cell), int(value)))
+                except ValueError as e:
+                    raise ValueError(f"move {k}: {e}") from None
+        except (KeyError, TypeError) as e:
+            raise ValueError(f"malformed 2048 record: {e!r}") from None
+        if "score" in record and record["score"] != game.score:
+            raise ValueError(f"record says score {record['score']}, replay gives {game.score}")
+        return game
+
+    def __repr__(self) -> str:
+        return f"Game(seed={self.seed!r}, score={self.score}, moves={self.moves})"

@@ -1,0 +1,440 @@
+"""Numba bitboard kernels for 2048.
+
+A board is packed in one ``uint64``: cell (row r, column c) holds the tile's exponent in bits
+``4*(4r+c) .. 4*(4r+c)+3`` (0 empty, 1 = tile 2, ..., 15 = tile 32768). Row r is the 16 bits
+at ``16*r``, column 0 in its low nibble. Moves use 65536-entry row tables: "left" moves tiles
+towards column 0 (the low nibble), "right" towards column 3; up and down transpose the board,
+slide its rows, and transpose back.
+
+Tiles above 32768 (65536 and 131072 are reachable) do not fit a nibble. They are kept exact
+with a second word, ``hi``: a 16-bit mask whose bit i adds 16 to cell i's exponent, so the
+exponent of cell i is ``nibble_i + 16 * hi_bit_i``. Boards with ``hi == 0`` (all but the
+strongest games) take the fast path: the row tables. A slide that merges two 32768 tiles is
+flagged in the reward table (``OVERFLOW``), and then, or whenever ``hi != 0``, the exact kernels
+take the wide path (unpack to exponents, slide, repack). Hot loops that stay in one ``uint64``
+call :func:`slide` and must check ``reward >= OVERFLOW`` themselves.
+
+Randomness in compiled loops comes from splitmix64 (:func:`splitmix64`): one ``uint64`` state
+per stream, so a seed gives the same games whatever runs them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boardai._jit import njit
+
+UP, RIGHT, DOWN, LEFT = 0, 1, 2, 3
+ACTION_NAMES = ("up", "right", "down", "left")
+
+#: Largest exponent a board may hold (tile 131072, the largest 2048 can make).
+MAX_EXPONENT = 17
+#: Added to a slide's reward when it merged two 32768 tiles: the fast path capped the new tile,
+#: so the caller must redo the move on the wide path (:func:`move`).
+OVERFLOW = 1 << 30
+
+_ROW = np.uint64(0xFFFF)
+_NIB = np.uint64(0xF)
+_LOW_BITS = np.uint64(0x1111_1111_1111_1111)  # bit 0 of every nibble
+_GOLDEN = np.uint64(0x9E37_79B9_7F4A_7C15)
+_MIX1 = np.uint64(0xBF58_476D_1CE4_E5B9)
+_MIX2 = np.uint64(0x94D0_49BB_1331_11EB)
+_LOW32 = np.uint64(0xFFFF_FFFF)
+
+
+@njit
+def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Row tables: the row after sliding left and right, and the reward (same both ways)."""
+    left = np.zeros(65536, np.uint16)
+    right = np.zeros(65536, np.uint16)
+    reward = np.zeros(65536, np.uint32)
+    tiles = np.zeros(4, np.int64)
+    out = np.zeros(4, np.int64)
+    for x in range(65536):
+        n = 0
+        for i in range(4):
+            e = (x >> (4 * i)) & 0xF
+            if e:
+                tiles[n] = e
+                n += 1
+        out[:] = 0
+        k = 0
+        i = 0
+        r = 0
+        while i < n:
+            if i + 1 < n and tiles[i] == tiles[i + 1]:
+                e = tiles[i] + 1
+                r += 1 << e
+                if e > 15:  # 32768 + 32768: cap here, flag for the wide path
+                    e = 15
+                    r |= OVERFLOW
+                out[k] = e
+                i += 2
+            else:
+                out[k] = tiles[i]
+                i += 1
+            k += 1
+        row = 0
+        rev = 0
+        for j in range(4):
+            row |= out[j] << (4 * j)
+            rev |= out[j] << (4 * (3 - j))
+        left[x] = row
+        reward[x] = r
+        # Sliding right is sliding the reversed row left, reversed back.
+        xr = 0
+        for j in range(4):
+            xr |= ((x >> (4 * j)) & 0xF) << (4 * (3 - j))
+        right[xr] = rev
+    return left, right, reward
+
+
+LEFT_TABLE, RIGHT_TABLE, REWARD_TABLE = _build_tables()
+
+
+@njit
+def splitmix64(state: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """One step of splitmix64: (next state, 64 random bits)."""
+    state = state + _GOLDEN
+    z = state
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return state, z ^ (z >> np.uint64(31))
+
+
+@njit
+def seed_stream(seed: np.uint64, index: np.uint64) -> np.uint64:
+    """The rng state of stream ``index`` of ``seed`` (games of one seed get distinct streams)."""
+    _, a = splitmix64(np.uint64(seed))
+    _, b = splitmix64(a ^ (np.uint64(index) * _GOLDEN))
+    return b
+
+
+@njit
+def transpose(b: np.uint64) -> np.uint64:
+    """Swap rows and columns: cell (r, c) goes to (c, r)."""
+    a1 = b & np.uint64(0xF0F0_0F0F_F0F0_0F0F)
+    a2 = b & np.uint64(0x0000_F0F0_0000_F0F0)
+    a3 = b & np.uint64(0x0F0F_0000_0F0F_0000)
+    a = a1 | (a2 << np.uint64(12)) | (a3 >> np.uint64(12))
+    b1 = a & np.uint64(0xFF00_FF00_00FF_00FF)
+    b2 = a & np.uint64(0x00FF_00FF_0000_0000)
+    b3 = a & np.uint64(0x0000_0000_FF00_FF00)
+    return b1 | (b2 >> np.uint64(24)) | (b3 << np.uint64(24))
+
+
+@njit
+def _slide_rows(b: np.uint64, table: np.ndarray) -> tuple[np.uint64, np.int64]:
+    r0 = b & _ROW
+    r1 = (b >> np.uint64(16)) & _ROW
+    r2 = (b >> np.uint64(32)) & _ROW
+    r3 = b >> np.uint64(48)
+    out = (
+        np.uint64(table[r0])
+        | (np.uint64(table[r1]) << np.uint64(16))
+        | (np.uint64(table[r2]) << np.uint64(32))
+        | (np.uint64(table[r3]) << np.uint64(48))
+    )
+    reward = (
+        np.int64(REWARD_TABLE[r0])
+        + np.int64(REWARD_TABLE[r1])
+        + np.int64(REWARD_TABLE[r2])
+        + np.int64(REWARD_TABLE[r3])
+    )
+    return out, reward
+
+
+@njit
+def slide(b: np.uint64, action: np.int64) -> tuple[np.uint64, np.int64]:
+    """Fast path: the afterstate and reward of ``action`` on a board with no tile > 32768.
+
+    The move is illegal when the afterstate equals ``b``. A reward of ``OVERFLOW`` or more
+    means two 32768 tiles merged: the afterstate holds 32768 there, and :func:`move` gives the
+    exact result.
+    """
+    if action == LEFT:
+        return _slide_rows(b, LEFT_TABLE)
+    if action == RIGHT:
+        return _slide_rows(b, RIGHT_TABLE)
+    t = transpose(b)
+    if action == UP:
+        out, reward = _slide_rows(t, LEFT_TABLE)
+    else:
+        out, reward = _slide_rows(t, RIGHT_TABLE)
+    return transpose(out), reward
+
+
+@njit
+def count_empty(b: np.uint64) -> np.int64:
+    """Number of zero nibbles (empty cells when ``hi == 0``)."""
+    if b == 0:
+        return 16
+    x = b | (b >> np.uint64(1))
+    x |= x >> np.uint64(2)
+    x = ~x & _LOW_BITS  # bit 4i set where nibble i is zero
+    return np.int64((x * _LOW_BITS) >> np.uint64(60))
+
+
+@njit
+def max_exponent_fast(b: np.uint64) -> np.int64:
+    """Largest nibble of the board."""
+    m = 0
+    for i in range(16):
+        e = np.int64((b >> np.uint64(4 * i)) & _NIB)
+        if e > m:
+            m = e
+    return m
+
+
+@njit
+def spawn(b: np.uint64, bits: np.uint64, p4: float) -> np.uint64:
+    """Put one tile on an empty cell of ``b`` (``hi == 0``) using 64 random ``bits``.
+
+    The high 32 bits choose the cell uniformly among the empties; the low 32 bits give a 4
+    with probability ``p4``, else a 2. A full board is returned unchanged.
+    """
+    n = count_empty(b)
+    if n == 0:
+        return b
+    k = np.int64(((bits >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+    exponent = np.uint64(2) if np.float64(bits & _LOW32) < p4 * 4294967296.0 else np.uint64(1)
+    for i in range(16):
+        shift = np.uint64(4 * i)
+        if (b >> shift) & _NIB == 0:
+            if k == 0:
+                return b | (exponent << shift)
+            k -= 1
+    return b
+
+
+@njit
+def spawn_at(b: np.uint64, k: np.int64, exponent: np.int64) -> np.uint64:
+    """Put a tile of ``exponent`` on the k-th empty cell (row-major order) of ``b``."""
+    for i in range(16):
+        shift = np.uint64(4 * i)
+        if (b >> shift) & _NIB == 0:
+            if k == 0:
+                return b | (np.uint64(exponent) << shift)
+            k -= 1
+    return b
+
+
+@njit
+def can_move_fast(b: np.uint64) -> bool:
+    """Whether any move is legal on a board with ``hi == 0``."""
+    if count_empty(b) > 0:
+        return True
+    # Full board: a move is legal only if two neighbours are equal.
+    t = transpose(b)
+    for shift in range(0, 64, 16):
+        s = np.uint64(shift)
+        r = (b >> s) & _ROW
+        c = (t >> s) & _ROW
+        if LEFT_TABLE[r] != r or LEFT_TABLE[c] != c:
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Exact kernels over (lo, hi): correct for every tile up to 131072.
+# ---------------------------------------------------------------------------------------------
+
+
+@njit
+def unpack(lo: np.uint64, hi: np.uint64) -> np.ndarray:
+    """The 16 exponents of a board, cell 4r+c at index 4r+c."""
+    cells = np.zeros(16, np.int64)
+    for i in range(16):
+        cells[i] = np.int64((lo >> np.uint64(4 * i)) & _NIB) + 16 * np.int64(
+            (hi >> np.uint64(i)) & np.uint64(1)
+        )
+    return cells
+
+
+@njit
+def pack(cells: np.ndarray) -> tuple[np.uint64, np.uint64]:
+    """Inverse of :func:`unpack`."""
+    lo = np.uint64(0)
+    hi = np.uint64(0)
+    for i in range(16):
+        e = np.uint64(cells[i])
+        lo |= (e & _NIB) << np.uint64(4 * i)
+        hi |= (e >> np.uint64(4)) << np.uint64(i)
+    return lo, hi
+
+
+@njit
+def _line_cells(action: np.int64, line: np.int64, k: np.int64) -> np.int64:
+    """Cell index of the k-th cell of ``line``, counted from the side tiles move towards."""
+    if action == LEFT:
+        return 4 * line + k
+    if action == RIGHT:
+        return 4 * line + 3 - k
+    if action == UP:
+        return 4 * k + line
+    return 4 * (3 - k) + line
+
+
+@njit
+def _move_wide(lo: np.uint64, hi: np.uint64, action: np.int64) -> tuple[np.uint64, np.uint64, np.int64]:
+    cells = unpack(lo, hi)
+    out = np.zeros(16, np.int64)
+    reward = 0
+    for line in range(4):
+        k = 0
+        pending = 0
+        for j in range(4):
+            e = cells[_line_cells(action, line, j)]
+            if e == 0:
+                continue
+            if pending == e:
+                out[_line_cells(action, line, k)] = e + 1
+                reward += 1 << (e + 1)
+                k += 1
+                pending = 0
+            else:
+                if pending:
+                    out[_line_cells(action, line, k)] = pending
+                    k += 1
+                pending = e
+        if pending:
+            out[_line_cells(action, line, k)] = pending
+    lo2, hi2 = pack(out)
+    return lo2, hi2, reward
+
+
+@njit
+def move(lo: np.uint64, hi: np.uint64, action: np.int64) -> tuple[np.uint64, np.uint64, np.int64]:
+    """Exact afterstate ``(lo, hi)`` and reward of ``action``; illegal moves change nothing."""
+    if hi == 0:
+        out, reward = slide(lo, action)
+        if reward < OVERFLOW:
+            return out, np.uint64(0), reward
+    return _move_wide(lo, hi, action)
+
+
+@njit
+def empty_mask(lo: np.uint64, hi: np.uint64) -> np.int64:
+    """Bit i set where cell i is empty."""
+    mask = 0
+    for i in range(16):
+        if (lo >> np.uint64(4 * i)) & _NIB == 0 and (hi >> np.uint64(i)) & np.uint64(1) == 0:
+            mask |= 1 << i
+    return mask
+
+
+@njit
+def legal_mask(lo: np.uint64, hi: np.uint64) -> np.int64:
+    """Bit a set where action a is legal."""
+    mask = 0
+    for a in range(4):
+        lo2, hi2, _ = move(lo, hi, a)
+        if lo2 != lo or hi2 != hi:
+            mask |= 1 << a
+    return mask
+
+
+@njit
+def max_exponent(lo: np.uint64, hi: np.uint64) -> np.int64:
+    """Largest exponent on the board (0 for an empty board)."""
+    if hi == 0:
+        return max_exponent_fast(lo)
+    return np.int64(unpack(lo, hi).max())
+
+
+@njit
+def spawn_cell(lo: np.uint64, hi: np.uint64, cell: np.int64, exponent: np.int64) -> np.uint64:
+    """``lo`` with a tile of ``exponent`` (1 or 2) put on ``cell``, which must be empty."""
+    return lo | (np.uint64(exponent) << np.uint64(4 * cell))
+
+
+# ---------------------------------------------------------------------------------------------
+# Batch kernels: whole loops in compiled code.
+# ---------------------------------------------------------------------------------------------
+
+
+@njit
+def slide_all(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Slide every board in all four directions: afterstates ``(n, 4)`` and rewards ``(n, 4)``."""
+    n = boards.shape[0]
+    after = np.empty((n, 4), np.uint64)
+    rewards = np.empty((n, 4), np.int64)
+    for i in range(n):
+        for a in range(4):
+            after[i, a], rewards[i, a] = slide(boards[i], a)
+    return after, rewards
+
+
+@njit
+def start_board(state: np.uint64, tiles: np.int64, p4: float) -> tuple[np.uint64, np.uint64]:
+    """A start board of ``tiles`` spawned tiles, and the advanced rng state."""
+    b = np.uint64(0)
+    for _ in range(tiles):
+        state, bits = splitmix64(state)
+        b = spawn(b, bits, p4)
+    return b, state
+
+
+@njit
+def play_random_games(
+    n_games: np.int64, seed: np.uint64, p4: float, start_tiles: np.int64, start_p4: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Play games with uniformly random legal moves; per game: score, max exponent, moves.
+
+    Game i draws from stream i of ``seed``, so results do not depend on how games are split.
+    Random play ends near 256 or 512 (never near 32768), so the fast path is exact here.
+    """
+    scores = np.zeros(n_games, np.int64)
+    maxes = np.zeros(n_games, np.int64)
+    moves = np.zeros(n_games, np.int64)
+    after = np.zeros(4, np.uint64)
+    gains = np.zeros(4, np.int64)
+    for g in range(n_games):
+        state = seed_stream(seed, np.uint64(g))
+        b, state = start_board(state, start_tiles, start_p4)
+        score = 0
+        count = 0
+        while True:
+            n_legal = 0
+            for a in range(4):
+                out, reward = slide(b, a)
+                if out != b:
+                    after[n_legal] = out
+                    gains[n_legal] = reward
+                    n_legal += 1
+            if n_legal == 0:
+                break
+            state, bits = splitmix64(state)
+            pick = np.int64(((bits >> np.uint64(32)) * np.uint64(n_legal)) >> np.uint64(32))
+            score += gains[pick]
+            state, bits = splitmix64(state)
+            b = spawn(after[pick], bits, p4)
+            count += 1
+        scores[g] = score
+        maxes[g] = max_exponent_fast(b)
+        moves[g] = count
+    return scores, maxes, moves
+
+
+@njit
+def random_game_boards(n_games: np.int64, seed: np.uint64, p4: float) -> np.ndarray:
+    """Every position (before each move) of ``n_games`` random games: the benchmark's boards."""
+    out = np.empty(1024, np.uint64)
+    n = 0
+    for g in range(n_games):
+        state = seed_stream(seed, np.uint64(g))
+        b, state = start_board(state, 2, p4)
+        while can_move_fast(b):
+            if n == out.shape[0]:
+                grown = np.empty(2 * n, np.uint64)
+                grown[:n] = out
+                out = grown
+            out[n] = b
+            n += 1
+            state, bits = splitmix64(state)
+            a = np.int64(bits & np.uint64(3))
+            after, _ = slide(b, a)
+            if after != b:
+                state, bits = splitmix64(state)
+                b = spawn(after, bits, p4)
+    return out[:n].copy()
