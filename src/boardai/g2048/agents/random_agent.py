@@ -1,0 +1,39 @@
+"""``random``: a uniformly random legal move (seed 000's baseline, about 1,000 points)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from boardai.g2048.agents import REGISTRY
+from boardai.g2048.board import Board
+
+
+@dataclass
+class RandomOptions:
+    """``random`` has no options."""
+
+
+class RandomAgent:
+    """Plays a uniformly random legal move."""
+
+    def __init__(self, seed: int | None = None, name: str = "random") -> None:
+        self.name = name
+        self._seed = seed
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self) -> None:
+        """Nothing to clear: the rng stream carries on across games."""
+
+    def act(self, state: Board) -> int:
+        legal = state.legal_actions()
+        if not legal:
+            raise ValueError("no legal move: the game is over")
+        return legal[int(self.rng.integers(len(legal)))]
+
+
+@REGISTRY.register("random", RandomOptions)
+def make_random(opts: RandomOptions, seed: int | None) -> RandomAgent:
+    """A uniformly random legal move."""
+    return RandomAgent(seed)

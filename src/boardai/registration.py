@@ -1,0 +1,20 @@
+"""Gymnasium registration: a table of ids and entry-point strings, so registering imports
+none of the environments (nor numba, nor torch)."""
+
+from __future__ import annotations
+
+#: env id -> (entry point, vector entry point or None). Add a row per environment.
+ENVS: dict[str, tuple[str, str | None]] = {}
+
+
+def register_envs() -> None:
+    """Register every env of :data:`ENVS` with Gymnasium (once; a no-op if it is missing)."""
+    try:
+        import gymnasium
+    except ImportError:  # pragma: no cover - gymnasium is a core dependency
+        return
+    for env_id, (entry, vector_entry) in ENVS.items():
+        if env_id in gymnasium.registry:
+            continue
+        kwargs = {"vector_entry_point": vector_entry} if vector_entry else {}
+        gymnasium.register(id=env_id, entry_point=entry, **kwargs)
