@@ -47,13 +47,14 @@ def _exponent_of(value: object, where: str) -> int:
             return 0
         if v >= 2 and v & (v - 1) == 0:
             if v > MAX_TILE:
-                raise ValueError(f"{where}: {v} is above {MAX_TILE}, the largest tile 2048 can make")
+                raise ValueError(f"{where}: {v} is above 2^{MAX_EXPONENT}, the largest tile a board holds")
             return v.bit_length() - 1
     raise ValueError(f"{where}: {value!r} is not 0 or a power of two >= 2")
 
 
 class Board:
-    """A 2048 position: 16 cells, each empty or a tile 2 .. 131072.
+    """A 2048 position: 16 cells, each empty or a tile 2 .. 131072 (boards built by hand may
+    hold tiles up to 2^30; a slide may make 2^31).
 
     ``int(board)`` is the packed value: cell (r, c)'s exponent in bits 4*(4r+c)..4*(4r+c)+3,
     plus, only for boards holding a tile above 32768, bit ``64 + i`` for each cell i whose
@@ -71,8 +72,8 @@ class Board:
             raise ValueError(f"packed board {packed:#x} is out of range")
         lo, hi = packed & _U64, packed >> 64
         for i in range(16):
-            if (hi >> i) & 1 and ((lo >> (4 * i)) & 0xF) + 16 > MAX_EXPONENT:
-                raise ValueError(f"packed board {packed:#x}: cell {i} is above {MAX_TILE}")
+            if (hi >> i) & 1 and ((lo >> (4 * i)) & 0xF) + 16 > MAX_EXPONENT + 1:
+                raise ValueError(f"packed board {packed:#x}: cell {i} is above 2^{MAX_EXPONENT + 1}")
         _set(self, "_lo", lo)
         _set(self, "_hi", hi)
 
@@ -106,7 +107,7 @@ class Board:
             raise ValueError(f"a board has 16 cells, got {len(cells)}")
         lo = hi = 0
         for i, e in enumerate(cells):
-            if not 0 <= e <= MAX_EXPONENT:
+            if not 0 <= e <= MAX_EXPONENT + 1:
                 raise ValueError(f"cell {i}: exponent {e} is not in 0..{MAX_EXPONENT}")
             lo |= (e & 0xF) << (4 * i)
             hi |= (e >> 4) << i

@@ -27,8 +27,10 @@ from boardai._jit import njit
 UP, RIGHT, DOWN, LEFT = 0, 1, 2, 3
 ACTION_NAMES = ("up", "right", "down", "left")
 
-#: Largest exponent a board may hold (tile 131072, the largest 2048 can make).
-MAX_EXPONENT = 17
+#: Largest exponent a board may be built with. Real games stop at 17 (131072, the largest
+#: tile 2048 can make); boards built by hand may go up to 2^30, whose merge (2^31, exponent 31)
+#: still fits a nibble plus the hi bit, so no slide can ever overflow.
+MAX_EXPONENT = 30
 #: Added to a slide's reward when it merged two 32768 tiles: the fast path capped the new tile,
 #: so the caller must redo the move on the wide path (:func:`move`).
 OVERFLOW = 1 << 30
@@ -219,10 +221,12 @@ def spawn_at(b: np.uint64, k: np.int64, exponent: np.int64) -> np.uint64:
     return b
 
 
-@njit
+@njit("b1(u8)")  # explicit: Python ints of any size convert to uint64
 def can_move_fast(b: np.uint64) -> bool:
     """Whether any move is legal on a board with ``hi == 0``."""
-    if count_empty(b) > 0:
+    if b == 0:  # nothing to move
+        return False
+    if count_empty(b) > 0:  # some tile then has an empty neighbour to move into
         return True
     # Full board: a move is legal only if two neighbours are equal.
     t = transpose(b)
@@ -303,7 +307,7 @@ def _move_wide(lo: np.uint64, hi: np.uint64, action: np.int64) -> tuple[np.uint6
     return lo2, hi2, reward
 
 
-@njit
+@njit("Tuple((u8, u8, i8))(u8, u8, i8)")  # explicit: Python ints of any size convert to uint64
 def move(lo: np.uint64, hi: np.uint64, action: np.int64) -> tuple[np.uint64, np.uint64, np.int64]:
     """Exact afterstate ``(lo, hi)`` and reward of ``action``; illegal moves change nothing."""
     if hi == 0:
@@ -313,7 +317,7 @@ def move(lo: np.uint64, hi: np.uint64, action: np.int64) -> tuple[np.uint64, np.
     return _move_wide(lo, hi, action)
 
 
-@njit
+@njit("i8(u8, u8)")  # explicit: Python ints of any size convert to uint64
 def empty_mask(lo: np.uint64, hi: np.uint64) -> np.int64:
     """Bit i set where cell i is empty."""
     mask = 0
@@ -323,7 +327,7 @@ def empty_mask(lo: np.uint64, hi: np.uint64) -> np.int64:
     return mask
 
 
-@njit
+@njit("i8(u8, u8)")  # explicit: Python ints of any size convert to uint64
 def legal_mask(lo: np.uint64, hi: np.uint64) -> np.int64:
     """Bit a set where action a is legal."""
     mask = 0
@@ -334,7 +338,7 @@ def legal_mask(lo: np.uint64, hi: np.uint64) -> np.int64:
     return mask
 
 
-@njit
+@njit("i8(u8, u8)")  # explicit: Python ints of any size convert to uint64
 def max_exponent(lo: np.uint64, hi: np.uint64) -> np.int64:
     """Largest exponent on the board (0 for an empty board)."""
     if hi == 0:
