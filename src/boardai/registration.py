@@ -4,7 +4,12 @@ none of the environments (nor numba, nor torch)."""
 from __future__ import annotations
 
 #: env id -> (entry point, vector entry point or None). Add a row per environment.
-ENVS: dict[str, tuple[str, str | None]] = {}
+ENVS: dict[str, tuple[str, str | None]] = {
+    "boardai/2048-v0": (
+        "boardai.g2048.env:Game2048Env",
+        "boardai.g2048.vector_env:Game2048VectorEnv",
+    ),
+}
 
 
 def register_envs() -> None:
