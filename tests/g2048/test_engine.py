@@ -159,3 +159,24 @@ def test_random_game_scores_are_the_sum_of_merges() -> None:
     assert total == g.score
     merges = g.board.tile_sum() - sum(s.value for s in g.steps) - sum(v for _, v in g.start)
     assert merges == 0  # slides keep the tile sum: it only grows by spawns
+
+
+def test_spawn_kernel_is_uniform_with_a_9_to_1_split() -> None:
+    b = np.uint64(int(Board.from_grid([[2, 0, 4, 0], [0, 8, 0, 0], [0, 0, 0, 16], [32, 0, 0, 0]])))
+    state = np.uint64(77)
+    n = 22000
+    cells = np.zeros(16, np.int64)
+    fours = 0
+    for _ in range(n):
+        state, bits = K.splitmix64(state)
+        out = K.spawn(b, bits, 0.1)
+        diff = int(out) ^ int(b)
+        cell = (diff.bit_length() - 1) // 4
+        cells[cell] += 1
+        fours += (diff >> (4 * cell)) == 2
+    empties = Board(int(b)).empty_cells()
+    assert set(np.flatnonzero(cells)) == set(empties)
+    expected = n / len(empties)
+    # Chi-square critical values at p = 0.001: 10 degrees of freedom 29.59, 1 degree 10.83.
+    assert ((cells[empties] - expected) ** 2 / expected).sum() < 29.59
+    assert ((n - fours) - 0.9 * n) ** 2 / (0.9 * n) + (fours - 0.1 * n) ** 2 / (0.1 * n) < 10.83

@@ -16,6 +16,10 @@ call :func:`slide` and must check ``reward >= OVERFLOW`` themselves.
 
 Randomness in compiled loops comes from splitmix64 (:func:`splitmix64`): one ``uint64`` state
 per stream, so a seed gives the same games whatever runs them.
+
+Kernels that take single boards carry explicit signatures: called from Python, any int
+converts to ``uint64`` (without one, numba would type a small Python int as int64 and do signed
+arithmetic), and they compile once at import, or load from numba's cache.
 """
 
 from __future__ import annotations
@@ -94,7 +98,7 @@ def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 LEFT_TABLE, RIGHT_TABLE, REWARD_TABLE = _build_tables()
 
 
-@njit
+@njit("UniTuple(u8, 2)(u8)")
 def splitmix64(state: np.uint64) -> tuple[np.uint64, np.uint64]:
     """One step of splitmix64: (next state, 64 random bits)."""
     state = state + _GOLDEN
@@ -104,7 +108,7 @@ def splitmix64(state: np.uint64) -> tuple[np.uint64, np.uint64]:
     return state, z ^ (z >> np.uint64(31))
 
 
-@njit
+@njit("u8(u8, u8)")
 def seed_stream(seed: np.uint64, index: np.uint64) -> np.uint64:
     """The rng state of stream ``index`` of ``seed`` (games of one seed get distinct streams)."""
     _, a = splitmix64(np.uint64(seed))
@@ -112,7 +116,7 @@ def seed_stream(seed: np.uint64, index: np.uint64) -> np.uint64:
     return b
 
 
-@njit
+@njit("u8(u8)")
 def transpose(b: np.uint64) -> np.uint64:
     """Swap rows and columns: cell (r, c) goes to (c, r)."""
     a1 = b & np.uint64(0xF0F0_0F0F_F0F0_0F0F)
@@ -146,7 +150,7 @@ def _slide_rows(b: np.uint64, table: np.ndarray) -> tuple[np.uint64, np.int64]:
     return out, reward
 
 
-@njit
+@njit("Tuple((u8, i8))(u8, i8)")
 def slide(b: np.uint64, action: np.int64) -> tuple[np.uint64, np.int64]:
     """Fast path: the afterstate and reward of ``action`` on a board with no tile > 32768.
 
@@ -166,7 +170,7 @@ def slide(b: np.uint64, action: np.int64) -> tuple[np.uint64, np.int64]:
     return transpose(out), reward
 
 
-@njit
+@njit("i8(u8)")
 def count_empty(b: np.uint64) -> np.int64:
     """Number of zero nibbles (empty cells when ``hi == 0``)."""
     if b == 0:
@@ -177,7 +181,7 @@ def count_empty(b: np.uint64) -> np.int64:
     return np.int64((x * _LOW_BITS) >> np.uint64(60))
 
 
-@njit
+@njit("i8(u8)")
 def max_exponent_fast(b: np.uint64) -> np.int64:
     """Largest nibble of the board."""
     m = 0
@@ -188,7 +192,7 @@ def max_exponent_fast(b: np.uint64) -> np.int64:
     return m
 
 
-@njit
+@njit("u8(u8, u8, f8)")
 def spawn(b: np.uint64, bits: np.uint64, p4: float) -> np.uint64:
     """Put one tile on an empty cell of ``b`` (``hi == 0``) using 64 random ``bits``.
 
@@ -209,7 +213,7 @@ def spawn(b: np.uint64, bits: np.uint64, p4: float) -> np.uint64:
     return b
 
 
-@njit
+@njit("u8(u8, i8, i8)")
 def spawn_at(b: np.uint64, k: np.int64, exponent: np.int64) -> np.uint64:
     """Put a tile of ``exponent`` on the k-th empty cell (row-major order) of ``b``."""
     for i in range(16):
@@ -221,7 +225,7 @@ def spawn_at(b: np.uint64, k: np.int64, exponent: np.int64) -> np.uint64:
     return b
 
 
-@njit("b1(u8)")  # explicit: Python ints of any size convert to uint64
+@njit("b1(u8)")
 def can_move_fast(b: np.uint64) -> bool:
     """Whether any move is legal on a board with ``hi == 0``."""
     if b == 0:  # nothing to move
@@ -244,7 +248,7 @@ def can_move_fast(b: np.uint64) -> bool:
 # ---------------------------------------------------------------------------------------------
 
 
-@njit
+@njit("i8[:](u8, u8)")
 def unpack(lo: np.uint64, hi: np.uint64) -> np.ndarray:
     """The 16 exponents of a board, cell 4r+c at index 4r+c."""
     cells = np.zeros(16, np.int64)
@@ -307,7 +311,7 @@ def _move_wide(lo: np.uint64, hi: np.uint64, action: np.int64) -> tuple[np.uint6
     return lo2, hi2, reward
 
 
-@njit("Tuple((u8, u8, i8))(u8, u8, i8)")  # explicit: Python ints of any size convert to uint64
+@njit("Tuple((u8, u8, i8))(u8, u8, i8)")
 def move(lo: np.uint64, hi: np.uint64, action: np.int64) -> tuple[np.uint64, np.uint64, np.int64]:
     """Exact afterstate ``(lo, hi)`` and reward of ``action``; illegal moves change nothing."""
     if hi == 0:
@@ -317,7 +321,7 @@ def move(lo: np.uint64, hi: np.uint64, action: np.int64) -> tuple[np.uint64, np.
     return _move_wide(lo, hi, action)
 
 
-@njit("i8(u8, u8)")  # explicit: Python ints of any size convert to uint64
+@njit("i8(u8, u8)")
 def empty_mask(lo: np.uint64, hi: np.uint64) -> np.int64:
     """Bit i set where cell i is empty."""
     mask = 0
@@ -327,7 +331,7 @@ def empty_mask(lo: np.uint64, hi: np.uint64) -> np.int64:
     return mask
 
 
-@njit("i8(u8, u8)")  # explicit: Python ints of any size convert to uint64
+@njit("i8(u8, u8)")
 def legal_mask(lo: np.uint64, hi: np.uint64) -> np.int64:
     """Bit a set where action a is legal."""
     mask = 0
@@ -338,7 +342,7 @@ def legal_mask(lo: np.uint64, hi: np.uint64) -> np.int64:
     return mask
 
 
-@njit("i8(u8, u8)")  # explicit: Python ints of any size convert to uint64
+@njit("i8(u8, u8)")
 def max_exponent(lo: np.uint64, hi: np.uint64) -> np.int64:
     """Largest exponent on the board (0 for an empty board)."""
     if hi == 0:
@@ -346,7 +350,7 @@ def max_exponent(lo: np.uint64, hi: np.uint64) -> np.int64:
     return np.int64(unpack(lo, hi).max())
 
 
-@njit
+@njit("u8(u8, u8, i8, i8)")
 def spawn_cell(lo: np.uint64, hi: np.uint64, cell: np.int64, exponent: np.int64) -> np.uint64:
     """``lo`` with a tile of ``exponent`` (1 or 2) put on ``cell``, which must be empty."""
     return lo | (np.uint64(exponent) << np.uint64(4 * cell))
@@ -364,12 +368,18 @@ def slide_all(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     after = np.empty((n, 4), np.uint64)
     rewards = np.empty((n, 4), np.int64)
     for i in range(n):
-        for a in range(4):
-            after[i, a], rewards[i, a] = slide(boards[i], a)
+        b = boards[i]
+        t = transpose(b)  # shared by up and down
+        out, rewards[i, UP] = _slide_rows(t, LEFT_TABLE)
+        after[i, UP] = transpose(out)
+        after[i, RIGHT], rewards[i, RIGHT] = _slide_rows(b, RIGHT_TABLE)
+        out, rewards[i, DOWN] = _slide_rows(t, RIGHT_TABLE)
+        after[i, DOWN] = transpose(out)
+        after[i, LEFT], rewards[i, LEFT] = _slide_rows(b, LEFT_TABLE)
     return after, rewards
 
 
-@njit
+@njit("UniTuple(u8, 2)(u8, i8, f8)")
 def start_board(state: np.uint64, tiles: np.int64, p4: float) -> tuple[np.uint64, np.uint64]:
     """A start board of ``tiles`` spawned tiles, and the advanced rng state."""
     b = np.uint64(0)
@@ -381,9 +391,15 @@ def start_board(state: np.uint64, tiles: np.int64, p4: float) -> tuple[np.uint64
 
 @njit
 def play_random_games(
-    n_games: np.int64, seed: np.uint64, p4: float, start_tiles: np.int64, start_p4: float
+    n_games: np.int64,
+    seed: np.uint64,
+    p4: float,
+    start_tiles: np.int64,
+    start_p4: float,
+    first: np.int64 = 0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Play games with uniformly random legal moves; per game: score, max exponent, moves.
+    """Play games ``first .. first+n_games-1`` with uniformly random legal moves; per game:
+    score, max exponent, moves.
 
     Game i draws from stream i of ``seed``, so results do not depend on how games are split.
     Random play ends near 256 or 512 (never near 32768), so the fast path is exact here.
@@ -394,7 +410,7 @@ def play_random_games(
     after = np.zeros(4, np.uint64)
     gains = np.zeros(4, np.int64)
     for g in range(n_games):
-        state = seed_stream(seed, np.uint64(g))
+        state = seed_stream(seed, np.uint64(first + g))
         b, state = start_board(state, start_tiles, start_p4)
         score = 0
         count = 0

@@ -1,0 +1,23 @@
+"""``boardai play``: play 2048 yourself in the terminal."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(app: object) -> None:
+    p = app.command(  # type: ignore[attr-defined]
+        "play",
+        help="play 2048 yourself in the terminal",
+        description="Play 2048 in the terminal: arrows, WASD or hjkl move; u undo; n new game; q quit.",
+        examples="boardai play\nboardai play --seed 7      # the same start and spawns every time",
+    )
+    p.add_argument("--seed", type=int, default=None, help="seed for a fixed game (default: random)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from boardai.ui.play2048 import play
+
+    play(seed=args.seed)
+    return 0
