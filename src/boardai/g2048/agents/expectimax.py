@@ -1,0 +1,150 @@
+"""``expectimax``: depth-limited expectimax in compiled code (see :mod:`boardai.g2048.search`).
+
+Presets (options given in the spec override them):
+
+========  =====================================================  =========================
+preset    depth (max layers)                                     meant for
+========  =====================================================  =========================
+fast      2                                                      tests, quick looks
+default   distinct tiles - 1, clamped to 2..3; cut-off 1e-3      a few ms a move
+strong    distinct tiles - 1, at least 4 (nneonneo's setting);   long strength runs
+          cut-off 1e-4
+========  =====================================================  =========================
+
+>>> from boardai.g2048 import Game
+>>> agent = make_agent("expectimax:preset=fast")
+>>> g = Game(seed=5)
+>>> agent.act(g.board) in g.board.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from boardai.g2048.agents import REGISTRY, make_agent  # noqa: F401 (doctest)
+from boardai.g2048.board import Board
+
+#: preset -> (min depth, max depth, probability cut-off, table bits)
+PRESETS: dict[str, tuple[int, int, float, int]] = {
+    "fast": (2, 2, 1e-3, 16),
+    "default": (2, 3, 1e-3, 18),
+    "strong": (4, 12, 1e-4, 22),
+}
+
+
+@dataclass
+class ExpectimaxOptions:
+    """Options of ``expectimax``; unset ones come from the preset.
+
+    Attributes:
+        preset: fast, default or strong (see the module docstring).
+        depth: a fixed depth in max layers (1..12); unset: adaptive, the number of distinct
+            tiles minus one, clamped to min_depth..max_depth.
+        min_depth: smallest adaptive depth.
+        max_depth: largest adaptive depth.
+        prob_cut: evaluate, rather than expand, chance nodes reached with a lower probability
+            (0 expands everything to the depth limit).
+        time_ms: a time budget per move: deepen 1, 2, ... up to the depth while the next depth
+            is expected to fit (0: no budget).
+        table_bits: log2 of the transposition table's slots.
+        p4: the probability of a 4 that the search assumes.
+    """
+
+    preset: Literal["fast", "default", "strong"] = "default"
+    depth: int | None = None
+    min_depth: int | None = None
+    max_depth: int | None = None
+    prob_cut: float | None = None
+    time_ms: float = 0.0
+    table_bits: int | None = None
+    p4: float = 0.1
+
+    def __post_init__(self) -> None:
+        lo, hi, cut, bits = PRESETS[self.preset]
+        self.min_depth = lo if self.min_depth is None else self.min_depth
+        self.max_depth = max(hi, self.min_depth) if self.max_depth is None else self.max_depth
+        self.prob_cut = cut if self.prob_cut is None else self.prob_cut
+        self.table_bits = bits if self.table_bits is None else self.table_bits
+        for key in ("depth", "min_depth", "max_depth"):
+            value = getattr(self, key)
+            if value is not None and not 1 <= value <= 12:
+                raise ValueError(f"{key} must be in 1..12, got {value}")
+        if self.min_depth > self.max_depth:
+            raise ValueError(f"min_depth {self.min_depth} is above max_depth {self.max_depth}")
+        if not 0.0 <= self.prob_cut < 1.0:
+            raise ValueError(f"prob_cut must be in [0, 1), got {self.prob_cut}")
+        if self.time_ms < 0:
+            raise ValueError(f"time_ms must be >= 0, got {self.time_ms}")
+        if not 10 <= self.table_bits <= 26:
+            raise ValueError(f"table_bits must be in 10..26, got {self.table_bits}")
+        if not 0.0 <= self.p4 <= 1.0:
+            raise ValueError(f"p4 must be in [0, 1], got {self.p4}")
+
+
+class ExpectimaxAgent:
+    """Plays the move of highest expected value under a depth-limited expectimax search.
+
+    Args:
+        opts: the options.
+        evaluator: an ``@njit`` afterstate evaluator (default: nneonneo's row heuristic).
+        data: its data.
+        reward_weight: 0 for heuristics, 1 for afterstate values (see the search's docstring).
+        name: the spec it was built from.
+    """
+
+    def __init__(
+        self,
+        opts: ExpectimaxOptions,
+        evaluator: Any = None,
+        data: Any = None,
+        reward_weight: float = 0.0,
+        name: str = "expectimax",
+    ) -> None:
+        from boardai.g2048 import heuristic, search
+
+        self.name = name
+        self.opts = opts
+        if evaluator is None:
+            evaluator, data = heuristic.evaluate_rows, heuristic.row_table_data()
+        self.evaluator, self.data, self.reward_weight = evaluator, data, reward_weight
+        self.table = search.Table(opts.table_bits)
+        self.last: search.SearchResult | None = None
+
+    def depth_for(self, state: Board) -> int:
+        """The depth this agent searches ``state`` to."""
+        if self.opts.depth is not None:
+            return self.opts.depth
+        import numpy as np
+
+        from boardai.g2048.search import approximate_board, count_distinct
+
+        distinct = int(count_distinct(np.uint64(approximate_board(state.lo, state.hi))))
+        return min(self.opts.max_depth, max(self.opts.min_depth, distinct - 1))
+
+    def reset(self) -> None:
+        """Nothing carries over between moves (each search starts a new table generation)."""
+
+    def act(self, state: Board) -> int:
+        from boardai.g2048.search import search
+
+        o = self.opts
+        self.last = search(
+            state,
+            self.depth_for(state),
+            evaluator=self.evaluator,
+            data=self.data,
+            reward_weight=self.reward_weight,
+            prob_cut=o.prob_cut,
+            p4=o.p4,
+            table=self.table,
+            time_budget=o.time_ms / 1000.0 if o.time_ms > 0 else None,
+        )
+        return self.last.action
+
+
+@REGISTRY.register("expectimax", ExpectimaxOptions)
+def make_expectimax(opts: ExpectimaxOptions, seed: int | None) -> ExpectimaxAgent:
+    """Expectimax search over nneonneo's row heuristic (presets fast, default, strong)."""
+    return ExpectimaxAgent(opts)

@@ -1,0 +1,128 @@
+"""The compiled expectimax against a plain recursive reference, and its contract."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boardai._jit import njit
+from boardai.g2048 import Board, heuristic, search
+from tests.naive import expectimax as ref
+
+
+@njit
+def _tile_count(after: np.uint64, data: tuple[np.ndarray]) -> float:
+    """A toy evaluator with its own data: weight per occupied cell."""
+    total = 0.0
+    for i in range(16):
+        if (after >> np.uint64(4 * i)) & np.uint64(0xF):
+            total += data[0][i]
+    return total
+
+
+_TOY = (np.arange(16, dtype=np.float64) * 0.5 - 3.0,)
+
+
+def _toy_python(b: Board) -> float:
+    return sum(_TOY[0][i] for i, e in enumerate(b.exponents()) if e)
+
+
+def _kernel_values(board: Board, depth: int, evaluator=None, data=None, reward_weight=0.0, p4=0.1):
+    if evaluator is None:
+        evaluator, data = heuristic.evaluate_rows, heuristic.row_table_data()
+    table = search.Table(12)
+    stats = np.zeros(4, np.int64)
+    return search.search_root(
+        np.uint64(board.lo), depth, evaluator, data, reward_weight, 0.0, p4,
+        table.keys, table.values, table.info, np.uint32(table.next_generation()), stats,
+    )  # fmt: skip
+
+
+# Crowded boards keep the Python reference quick: 3 to 7 empty cells.
+crowded = st.lists(st.integers(1, 11), min_size=16, max_size=16).flatmap(
+    lambda cells: st.sets(st.integers(0, 15), min_size=3, max_size=7).map(
+        lambda empty: Board.from_exponents([0 if i in empty else e for i, e in enumerate(cells)])
+    )
+)
+
+
+def test_row_table_matches_the_python_heuristic():
+    rng = np.random.default_rng(0)
+    table = heuristic.row_heuristic_table()
+    for row in rng.integers(0, 65536, 300):
+        line = [(int(row) >> (4 * i)) & 0xF for i in range(4)]
+        assert table[row] == pytest.approx(ref.row_score(line), rel=1e-12)
+
+
+@given(crowded, st.sampled_from([1, 2]))
+@settings(max_examples=25, deadline=None)
+def test_heuristic_search_equals_the_reference(board, depth):
+    got = _kernel_values(board, depth)
+    want = ref.root_values(board, depth)
+    for g, w in zip(got, want, strict=True):
+        assert g == pytest.approx(w, rel=1e-9, abs=1e-6)
+
+
+@given(crowded, st.sampled_from([1, 2]), st.sampled_from([0.0, 0.2]))
+@settings(max_examples=20, deadline=None)
+def test_pluggable_evaluator_with_rewards_equals_the_reference(board, depth, p4):
+    got = _kernel_values(board, depth, _tile_count, _TOY, reward_weight=1.0, p4=p4)
+    want = ref.root_values(board, depth, _toy_python, reward_weight=1.0, p4=p4)
+    for g, w in zip(got, want, strict=True):
+        assert g == pytest.approx(w, rel=1e-9, abs=1e-6)
+
+
+def test_depth_3_with_table_equals_the_reference():
+    board = Board.from_grid([[2, 4, 8, 16], [4, 8, 16, 32], [8, 16, 0, 2], [0, 2, 4, 0]])
+    got = _kernel_values(board, 3)
+    want = ref.root_values(board, 3)
+    for g, w in zip(got, want, strict=True):
+        assert g == pytest.approx(w, rel=1e-9)
+
+
+def test_best_action_picks_the_winning_merge():
+    # Merging the two 1024s (left or right) is the only sensible move.
+    board = Board.from_grid([[1024, 1024, 2, 4], [8, 16, 4, 2], [2, 8, 16, 8], [4, 2, 4, 2]])
+    action, _ = search.best_action(board, depth=2)
+    assert action in (1, 3)
+
+
+def test_only_legal_move_is_played():
+    board = Board.from_grid([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 8, 8]])
+    assert board.legal_actions() == [1, 3]
+    assert search.best_action(board, depth=3)[0] in (1, 3)
+
+
+def test_time_budget_still_answers():
+    board = Board.from_grid([[2, 4, 8, 16], [0] * 4, [0] * 4, [0] * 4])
+    result = search.search(board, 8, time_budget=0.0)
+    assert result.depth == 1
+    assert result.action in board.legal_actions()
+
+
+def test_terminal_board_and_bad_depth_raise():
+    full = Board.from_grid([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
+    with pytest.raises(ValueError, match="no legal move"):
+        search.best_action(full)
+    with pytest.raises(ValueError, match="depth"):
+        search.best_action(Board.from_grid([[2, 0, 0, 0]] + [[0] * 4] * 3), depth=0)
+
+
+def test_wide_board_move_is_legal_on_the_exact_board():
+    # 65536 and 32768: the search sees two 32768s and may want to merge them; only the exact
+    # board's legal moves may come back.
+    board = Board.from_grid([[65536, 32768, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
+    legal = board.legal_actions()
+    assert legal == [] or search.best_action(board, 2)[0] in legal
+    board = Board.from_grid([[65536, 32768, 2, 0], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
+    assert search.best_action(board, 2)[0] in board.legal_actions()
+
+
+def test_approximate_board_caps_wide_tiles():
+    b = Board.from_grid([[131072, 2, 0, 0]] + [[0] * 4] * 3)
+    assert search.approximate_board(b.lo, b.hi) & 0xFF == 0x1F
+    assert math.isfinite(search.search(b, 2).value)
