@@ -1,0 +1,168 @@
+"""Game records: one JSON object per line, for 2048 and Othello alike.
+
+A 2048 record is :meth:`boardai.g2048.game.Game.to_record` (seed, rules, start tiles, moves
+with their spawns, score); an Othello record is :meth:`boardai.othello.game.Game.to_record`.
+Either may carry extra keys (the players, a label) that replays ignore. Files are written
+atomically, so a crash never leaves half a line.
+
+>>> import tempfile, pathlib
+>>> from boardai.g2048 import Game
+>>> g = Game(seed=3)
+>>> _ = g.move(g.board.legal_actions()[0])
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "games.jsonl"
+>>> write_records(path, [g.to_record()])
+>>> replay(read_records(path)[0])[-1].board == g.board
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from boardai.atomic import atomic_write
+from boardai.errors import UsageError
+
+#: The games a record can hold, by its ``"game"`` key.
+GAMES = ("2048", "othello")
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One position of a replayed game.
+
+    Attributes:
+        board: the position (a 2048 ``Board`` or an Othello ``Board``).
+        score: the 2048 score so far (None for Othello).
+        action: the action that led here (None for the start position).
+        move: that action as text (``left``, ``d3``, ``pass``; None at the start).
+    """
+
+    board: Any
+    score: int | None = None
+    action: int | None = None
+    move: str | None = None
+
+
+def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """Every record of a JSON-lines file (blank lines are skipped).
+
+    Raises:
+        UsageError: the file is missing, or a line is not a JSON object with a known game.
+    """
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError(f"{p}: no such record file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"{p}: cannot read records: {e}") from None
+    records = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise UsageError(f"{p}:{number}: not JSON ({e.msg})") from None
+        try:
+            game_of(record)
+        except ValueError as e:
+            raise UsageError(f"{p}:{number}: {e}") from None
+        records.append(record)
+    return records
+
+
+def write_records(
+    path: str | os.PathLike[str], records: Iterable[dict[str, Any]], append: bool = False
+) -> None:
+    """Write ``records`` one per line, atomically; ``append`` keeps the lines already there."""
+    p = Path(path)
+    old = ""
+    if append and p.exists():
+        old = p.read_text(encoding="utf-8")
+        if old and not old.endswith("\n"):
+            old += "\n"
+    with atomic_write(p, "w", encoding="utf-8") as f:
+        f.write(old)
+        for record in records:
+            f.write(json.dumps(record, separators=(",", ":")) + "\n")
+
+
+def pick(records: list[dict[str, Any]], index: int, where: str = "records") -> dict[str, Any]:
+    """Record ``index`` (0-based; negative counts from the end) with a clear error if absent."""
+    if not records:
+        raise UsageError(f"{where}: no games in it")
+    if not -len(records) <= index < len(records):
+        raise UsageError(f"{where}: no game {index} (it holds games 0..{len(records) - 1})")
+    return records[index]
+
+
+def game_of(record: Any) -> str:
+    """The game a record is of (``"2048"`` or ``"othello"``).
+
+    Raises:
+        ValueError: not a dict, or no known ``"game"`` key.
+    """
+    if not isinstance(record, dict):
+        raise ValueError(f"a game record is a JSON object, not {type(record).__name__}")
+    game = record.get("game")
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r} in record (games: {', '.join(GAMES)})")
+    return str(game)
+
+
+def load(record: dict[str, Any]) -> Any:
+    """Replay ``record`` into its game object (a 2048 or Othello ``Game``), checking every move.
+
+    Raises:
+        ValueError: the record is malformed or a move in it is impossible.
+    """
+    if game_of(record) == "2048":
+        from boardai.g2048.game import Game
+
+        return Game.from_record(record)
+    from boardai.othello.game import Game as OthelloGame
+
+    return OthelloGame.from_record(record)
+
+
+def replay(record: dict[str, Any]) -> list[Frame]:
+    """Every position of the recorded game: the start, then one frame per move.
+
+    Raises:
+        ValueError: the record is malformed or a move in it is impossible.
+    """
+    game = load(record)
+    if game_of(record) == "2048":
+        return _frames_2048(game)
+    return _frames_othello(game)
+
+
+def _frames_2048(game: Any) -> list[Frame]:
+    from boardai.g2048.board import ACTION_NAMES
+
+    board = game.start_board
+    score = 0
+    frames = [Frame(board, 0)]
+    for step in game.steps:
+        board, reward = board.slide(step.action)
+        if step.cell >= 0:
+            board = board.place(step.cell, step.value)
+        score += reward
+        frames.append(Frame(board, score, step.action, ACTION_NAMES[step.action]))
+    return frames
+
+
+def _frames_othello(game: Any) -> list[Frame]:
+    from boardai.othello.board import action_text
+
+    boards = game.history
+    frames = [Frame(boards[0])]
+    for board, action in zip(boards[1:], game.moves, strict=True):
+        frames.append(Frame(board, None, int(action), action_text(action)))
+    return frames

@@ -1,0 +1,153 @@
+"""Board pictures (PNG) and whole games (GIF) for 2048 and Othello, in the web page's colours.
+
+A picture is an RGB array (H x W x 3, uint8): the board, with a caption strip above it (the
+score or the disc counts, and the move that led to the position). 2048 boards are drawn by
+:func:`boardai.g2048.render.board_image`, Othello boards here; captions use Pillow's built-in
+font. A GIF holds one frame per position: the start, then one per move (so ``moves + 1``
+frames), each shown for ``frame_ms`` (the last one longer).
+
+>>> from boardai.records import Frame
+>>> from boardai.g2048 import Board
+>>> frame_picture(Frame(Board.from_grid([[2, 4, 0, 0]] + [[0] * 4] * 3), 0), "2048").shape
+(514, 460, 3)
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from boardai.atomic import atomic_write
+from boardai.records import Frame
+from boardai.ui import theme
+
+CAPTION = 54  # height of the caption strip, pixels
+SQUARE = 56  # side of an Othello square, pixels
+_LAST_HOLD_MS = 2000  # the final position stays this long in a GIF
+
+
+def _font(size: int) -> Any:
+    from PIL import ImageFont
+
+    return ImageFont.load_default(size=size)
+
+
+def _with_caption(board: np.ndarray, lines: Sequence[str], background: str, ink: str) -> np.ndarray:
+    from PIL import Image, ImageDraw
+
+    h, w, _ = board.shape
+    img = Image.new("RGB", (w, h + CAPTION), theme.rgb(background))
+    img.paste(Image.fromarray(board), (0, CAPTION))
+    draw = ImageDraw.Draw(img)
+    for k, line in enumerate(lines[:2]):
+        draw.text((12, 6 + 24 * k), line, fill=theme.rgb(ink), font=_font(20))
+    return np.asarray(img)
+
+
+def picture_2048(
+    board: Any, score: int | None = None, move: str | None = None, index: int = 0
+) -> np.ndarray:
+    """A 2048 board with its score and the move that led to it."""
+    from boardai.g2048.render import board_image
+
+    img = board_image(board)
+    head = f"score {score:,}" if score is not None else ""
+    head += f"   largest tile {board.max_tile():,}"
+    tail = f"move {index}: {move}" if move else "start"
+    return _with_caption(img, [head.strip(), tail], theme.G2048["page"], theme.G2048["text_dark"])
+
+
+def picture_othello(
+    board: Any,
+    last: int | None = None,
+    flips: Sequence[int] = (),
+    legal: Sequence[int] = (),
+    caption: Sequence[str] = (),
+) -> np.ndarray:
+    """An Othello board: discs, the last move (a red dot), flipped discs (a ring), and small
+    dots on ``legal`` squares, with coordinates a..h and 1..8 on the frame."""
+    from PIL import Image, ImageDraw
+
+    c = theme.OTHELLO
+    margin = 24
+    side = 8 * SQUARE + 2 * margin
+    img = Image.new("RGB", (side, side), theme.rgb(c["frame"]))
+    draw = ImageDraw.Draw(img)
+    font = _font(16)
+    draw.rectangle(
+        [margin, margin, side - margin - 1, side - margin - 1], fill=theme.rgb(c["board"])
+    )
+    for k in range(9):
+        x = margin + k * SQUARE
+        draw.line([x, margin, x, side - margin], fill=theme.rgb(c["line"]), width=2)
+        draw.line([margin, x, side - margin, x], fill=theme.rgb(c["line"]), width=2)
+    for k in range(8):
+        mid = margin + k * SQUARE + SQUARE // 2
+        draw.text(
+            (mid, margin // 2), "abcdefgh"[k], fill=theme.rgb(c["text"]), font=font, anchor="mm"
+        )
+        draw.text((margin // 2, mid), str(k + 1), fill=theme.rgb(c["text"]), font=font, anchor="mm")
+    grid = [v for row in board.to_grid() for v in row]
+    flipped = set(flips)
+    for i, v in enumerate(grid):
+        x0, y0 = margin + (i % 8) * SQUARE, margin + (i // 8) * SQUARE
+        cx, cy = x0 + SQUARE // 2, y0 + SQUARE // 2
+        if v:
+            r = SQUARE // 2 - 5
+            ring = theme.rgb(c["flip"]) if i in flipped else None
+            colour = theme.rgb(c["black"] if v == 1 else c["white"])
+            draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=colour, outline=ring, width=3)
+            if i == last:
+                draw.ellipse([cx - 5, cy - 5, cx + 5, cy + 5], fill=theme.rgb(c["last"]))
+        elif i in legal:
+            draw.ellipse([cx - 7, cy - 7, cx + 7, cy + 7], fill=theme.rgb(c["legal"]))
+    return _with_caption(np.asarray(img), caption, c["frame"], c["text"])
+
+
+def frame_picture(
+    frame: Frame, game: str, previous: Frame | None = None, index: int = 0
+) -> np.ndarray:
+    """The picture of one replayed position (``previous`` marks an Othello move's flips)."""
+    if game == "2048":
+        return picture_2048(frame.board, frame.score, frame.move, index)
+    from boardai.ui.session import board_state_othello
+
+    s = board_state_othello(frame.board, previous.board if previous else None, frame.action)
+    counts = f"black {s['counts']['black']}   white {s['counts']['white']}"
+    tail = s["result"] if s["over"] else f"{s['to_move']} to move"
+    head = f"move {index}: {frame.move}   {counts}" if frame.move else f"start   {counts}"
+    return picture_othello(frame.board, s["last"], s["flips"], caption=[head, tail])
+
+
+def game_pictures(frames: Sequence[Frame], game: str) -> list[np.ndarray]:
+    """One picture per position of a replayed game: the start, then one per move."""
+    return [frame_picture(f, game, frames[k - 1] if k else None, k) for k, f in enumerate(frames)]
+
+
+def png_bytes(image: np.ndarray) -> bytes:
+    """``image`` as PNG file bytes."""
+    import imageio.v3 as iio
+
+    return bytes(iio.imwrite("<bytes>", image, extension=".png"))
+
+
+def gif_bytes(images: Sequence[np.ndarray], frame_ms: int = 250) -> bytes:
+    """``images`` as an animated GIF (looping, the last frame held longer)."""
+    import imageio.v3 as iio
+
+    if not images:
+        raise ValueError("a GIF needs at least one picture")
+    durations = [frame_ms] * (len(images) - 1) + [max(frame_ms, _LAST_HOLD_MS)]
+    buf = io.BytesIO()
+    iio.imwrite(buf, np.stack(images), extension=".gif", duration=durations, loop=0)
+    return buf.getvalue()
+
+
+def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically."""
+    with atomic_write(path, "wb") as f:
+        f.write(data)

@@ -1,0 +1,358 @@
+"""Game sessions: one game being played on a screen, shared by the web app and the terminal app.
+
+A session holds the game, its undo history, the players it asked for hints or moves, and
+what a screen needs to draw it (:meth:`state`). Every mistake a user can make (an illegal
+move, a bad player spec) raises :class:`~boardai.errors.UsageError` with a one-line message.
+
+>>> s = Session2048(seed=1)
+>>> s.move("left") if 3 in s.game.board.legal_actions() else s.move("right")
+>>> s.state()["moves"]
+1
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from boardai.errors import UsageError
+from boardai.ui.tiles import TileTracker
+
+#: Tile that wins 2048 (play goes on after it).
+WIN_TILE = 2048
+
+
+def evaluation(agent: Any, state: Any) -> list[float | None] | None:
+    """The player's value of each action in ``state``, if it exposes one (call after ``act``).
+
+    A player may define ``action_values(state)`` returning one number per action, or keep
+    its last search in ``last.values`` (as expectimax does); an illegal action's value is
+    None, NaN or infinite. Players with neither give None.
+    """
+    fn = getattr(agent, "action_values", None)
+    values = fn(state) if fn is not None else getattr(getattr(agent, "last", None), "values", None)
+    if values is None:
+        return None
+    return [float(v) if v is not None and math.isfinite(v) else None for v in values]
+
+
+class AgentCache:
+    """Players built from specs once per session (they may hold caches or loaded models)."""
+
+    def __init__(self, make: Any, seed: int | None) -> None:
+        self._make = make
+        self._seed = seed
+        self._agents: dict[str, Any] = {}
+
+    def get(self, spec: str) -> Any:
+        """The player ``spec`` names (UsageError for a bad spec)."""
+        if not isinstance(spec, str) or not spec.strip():
+            raise UsageError("no player given")
+        spec = spec.strip()
+        if spec not in self._agents:
+            self._agents[spec] = self._make(spec, self._seed)
+        return self._agents[spec]
+
+
+class Session2048:
+    """A game of 2048 on a screen.
+
+    Args:
+        seed: seeds the spawns (None: a fresh random game).
+        grid: start from this position (4 rows of 4 tile values) instead of two spawned
+            tiles; such a game has no exact record.
+        p4: probability that a spawned tile is a 4.
+    """
+
+    kind = "2048"
+
+    def __init__(
+        self, seed: int | None = None, grid: Sequence[Sequence[int]] | None = None, p4: float = 0.1
+    ) -> None:
+        from boardai.g2048.agents import make_agent
+        from boardai.g2048.board import Board
+        from boardai.g2048.game import Game
+
+        self.game = Game(seed, p4=p4)
+        self.custom = grid is not None
+        if grid is not None:
+            try:
+                board = Board.from_grid(grid)
+            except ValueError as e:
+                raise UsageError(f"bad board: {e}") from None
+            self.game.start, self.game.start_board, self.game.board = [], board, board
+        self.agents = AgentCache(make_agent, seed)
+        self.tracker = TileTracker(self.game.board.exponents())
+        self.animation = self.tracker.reset(self.game.board.exponents())
+
+    def move(self, action: int | str) -> None:
+        """Play ``action`` (0..3 or up/right/down/left) for the person at the screen."""
+        from boardai.g2048.board import ACTION_NAMES, parse_action
+
+        try:
+            a = parse_action(action)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        if a not in self.game.board.legal_actions():
+            raise UsageError(f"{ACTION_NAMES[a]} is illegal here")
+        self.game.move(a)
+        step = self.game.steps[-1]
+        self.animation = self.tracker.slide(a, (step.cell, step.value))
+
+    def undo(self) -> None:
+        """Take back the last move."""
+        if not self.game.undo():
+            raise UsageError("nothing to undo")
+        self.animation = self.tracker.reset(self.game.board.exponents())
+
+    def hint(self, spec: str) -> dict[str, Any]:
+        """The move player ``spec`` would make here, and its values of the actions if any."""
+        from boardai.g2048.board import ACTION_NAMES
+
+        agent = self.agents.get(spec)
+        if self.game.is_over():
+            raise UsageError("the game is over: no move to hint")
+        action = int(agent.act(self.game.board))
+        return {
+            "player": spec,
+            "action": action,
+            "move": ACTION_NAMES[action],
+            "values": evaluation(agent, self.game.board),
+        }
+
+    def step(self, spec: str) -> None:
+        """Let player ``spec`` make the next move (autoplay)."""
+        agent = self.agents.get(spec)
+        if self.game.is_over():
+            raise UsageError("the game is over")
+        self.move(int(agent.act(self.game.board)))
+
+    def record(self) -> dict[str, Any]:
+        """The game's record (see :mod:`boardai.records`)."""
+        if self.custom:
+            raise UsageError("a game started from a set position has no exact record")
+        return self.game.to_record()
+
+    def state(self) -> dict[str, Any]:
+        """What a screen draws: the board, score, whether it is won or over, the animation."""
+        return {
+            **board_state_2048(self.game.board, self.game.score, self.animation),
+            "moves": self.game.moves,
+            "can_undo": self.game.moves > 0,
+            "seed": self.game.seed,
+        }
+
+
+def board_state_2048(board: Any, score: int, animation: dict[str, Any]) -> dict[str, Any]:
+    """The part of a 2048 screen's state that the board alone decides."""
+    return {
+        "game": "2048",
+        "grid": board.to_grid(),
+        "score": score,
+        "max_tile": board.max_tile(),
+        "legal": board.legal_actions(),
+        "won": board.max_tile() >= WIN_TILE,
+        "over": board.is_terminal(),
+        "animation": animation,
+    }
+
+
+def spawn_between(before: Any, action: int, after: Any) -> tuple[int, int] | None:
+    """The (cell, tile value) spawned between two consecutive 2048 boards, if any."""
+    slid, _ = before.slide(action)
+    for cell, (e0, e1) in enumerate(zip(slid.exponents(), after.exponents(), strict=True)):
+        if e0 == 0 and e1:
+            return cell, 1 << e1
+    return None
+
+
+class SessionReplay:
+    """A recorded game (2048 or Othello) on a screen, stepped through with :meth:`seek`.
+
+    Raises:
+        ValueError: the record is malformed or a move in it is impossible.
+    """
+
+    kind = "replay"
+
+    def __init__(self, record: Any) -> None:
+        from boardai.records import game_of, replay
+
+        self.of = game_of(record)
+        self.frames = replay(record)
+        self._record = record
+        self.index = 0
+        self.tracker = TileTracker(self.frames[0].board.exponents()) if self.of == "2048" else None
+        self.animation = (
+            self.tracker.reset(self.frames[0].board.exponents()) if self.tracker else None
+        )
+
+    def seek(self, index: int) -> None:
+        """Show position ``index`` (0 is the start, one more per move)."""
+        if not 0 <= index < len(self.frames):
+            raise UsageError(f"no position {index}: the replay has 0..{len(self.frames) - 1}")
+        if self.tracker is not None:
+            frame = self.frames[index]
+            if index == self.index + 1 and frame.action is not None:
+                before = self.frames[self.index].board
+                spawn = spawn_between(before, frame.action, frame.board)
+                self.animation = self.tracker.slide(frame.action, spawn)
+            elif index != self.index:
+                self.animation = self.tracker.reset(frame.board.exponents())
+        self.index = index
+
+    def record(self) -> dict[str, Any]:
+        """The record being replayed."""
+        return self._record
+
+    def state(self) -> dict[str, Any]:
+        """The position at the current index, with where it is in the game."""
+        frame = self.frames[self.index]
+        if self.of == "2048":
+            board = board_state_2048(frame.board, frame.score or 0, self.animation or {})
+        else:
+            previous = self.frames[self.index - 1].board if self.index else None
+            board = board_state_othello(frame.board, previous, frame.action)
+        return {
+            **board,
+            "game": "replay",
+            "of": self.of,
+            "index": self.index,
+            "length": len(self.frames),
+            "move": frame.move,
+            "at_end": self.index == len(self.frames) - 1,
+        }
+
+
+def board_state_othello(
+    board: Any, previous: Any = None, action: int | None = None
+) -> dict[str, Any]:
+    """What an Othello screen draws of ``board``; ``previous`` and ``action`` (the move that
+    led here) mark the last move and the discs it flipped."""
+    from boardai.othello.board import COLOR_NAMES, PASS
+
+    grid = board.to_grid()
+    cells = "".join(".BW"[v] for row in grid for v in row)
+    flips: list[int] = []
+    if previous is not None:
+        before = [v for row in previous.to_grid() for v in row]
+        flips = [i for i, v in enumerate(before) if v and cells[i] != ".BW"[v]]
+    black, white = board.discs()
+    over = board.is_terminal()
+    result = None
+    if over:
+        winner = board.winner()
+        result = (
+            f"{COLOR_NAMES[winner]} wins {max(black, white)}-{min(black, white)}"
+            if winner is not None
+            else f"draw {black}-{white}"
+        )
+    return {
+        "game": "othello",
+        "cells": cells,
+        "to_move": COLOR_NAMES[board.to_move],
+        "legal": [a for a in board.legal_actions() if a != PASS],
+        "last": action if action is not None and action != PASS else None,
+        "flips": flips,
+        "counts": {"black": black, "white": white},
+        "over": over,
+        "result": result,
+    }
+
+
+class SessionOthello:
+    """A person against a boardai player at Othello.
+
+    Args:
+        human: the person's colour, ``"black"`` (moves first) or ``"white"``.
+        player: the opponent's spec (its strength is in its options, e.g. a search depth).
+        seed: seeds the players' randomness.
+    """
+
+    kind = "othello"
+    custom = False
+
+    def __init__(
+        self, human: str = "black", player: str = "random", seed: int | None = None
+    ) -> None:
+        from boardai.othello.agents import make_agent
+        from boardai.othello.board import COLOR_NAMES
+        from boardai.othello.game import Game
+
+        if human not in COLOR_NAMES:
+            raise UsageError(f"human must be black or white, not {human!r}")
+        self.human = COLOR_NAMES.index(human)
+        self.agents = AgentCache(make_agent, seed)
+        self.player = player.strip()
+        self.opponent = self.agents.get(self.player)
+        names = ("person", self.player)
+        self.game = Game(players=names if self.human == 0 else names[::-1])
+        self.message = ""
+        self._reply()
+
+    def _reply(self) -> None:
+        """Let the opponent move until it is the person's turn or the game is over."""
+        from boardai.othello.board import COLOR_NAMES, PASS
+
+        notes = []
+        while not self.game.is_over() and self.game.board.to_move != self.human:
+            legal = self.game.board.legal_actions()
+            action = PASS if legal == [PASS] else int(self.opponent.act(self.game.board))
+            self.game.play(action)
+            if action == PASS:
+                notes.append(f"{COLOR_NAMES[1 - self.human]} passes")
+        if not self.game.is_over() and self.game.board.legal_actions() == [PASS]:
+            notes.append("you have no move: pass")
+        self.message = "; ".join(notes)
+
+    def move(self, move: str) -> None:
+        """Play the person's ``move`` (``d3`` or ``pass``), then the opponent's reply."""
+        if self.game.is_over():
+            raise UsageError("the game is over")
+        try:
+            self.game.play(move)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        self._reply()
+
+    def undo(self) -> None:
+        """Take back the person's last move (and the replies to it)."""
+        if not self.game.undo_turn(self.human):
+            raise UsageError("nothing to undo")
+        self.message = ""
+
+    def hint(self, spec: str) -> dict[str, Any]:
+        """The move player ``spec`` would make for the person here."""
+        from boardai.othello.board import action_text
+
+        if self.game.is_over() or self.game.board.to_move != self.human:
+            raise UsageError("no move to hint: it is not your turn")
+        agent = self.agents.get(spec)
+        action = int(agent.act(self.game.board))
+        values = evaluation(agent, self.game.board)
+        return {"player": spec, "action": action, "move": action_text(action), "values": values}
+
+    def record(self) -> dict[str, Any]:
+        """The game's record (see :mod:`boardai.records`)."""
+        return self.game.to_record()
+
+    def state(self) -> dict[str, Any]:
+        """The board with the last move and its flips, whose turn, counts and result."""
+        from boardai.othello.board import COLOR_NAMES, PASS
+
+        history = self.game.history
+        moves = self.game.moves
+        board = board_state_othello(
+            history[-1], history[-2] if len(history) > 1 else None, moves[-1] if moves else None
+        )
+        return {
+            **board,
+            "human": COLOR_NAMES[self.human],
+            "player": self.player,
+            "moves": self.game.move_texts(),
+            "pass_forced": self.game.board.to_move == self.human
+            and self.game.board.legal_actions() == [PASS],
+            "can_undo": any(b.to_move == self.human for b in history[:-1]),
+            "message": self.message,
+        }

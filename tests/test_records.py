@@ -1,0 +1,101 @@
+"""Game records: write then replay gives the same final board and score, for both games."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from boardai.errors import UsageError
+from boardai.g2048 import Game
+from boardai.othello import Game as OthelloGame
+from boardai.records import load, pick, read_records, replay, write_records
+
+
+def _game_2048(seed: int) -> Game:
+    g, rng = Game(seed=seed), random.Random(seed)
+    while not g.is_over():
+        g.move(rng.choice(g.board.legal_actions()))
+    return g
+
+
+def _game_othello(seed: int) -> OthelloGame:
+    g, rng = OthelloGame(), random.Random(seed)
+    while not g.is_over():
+        g.play(rng.choice(g.board.legal_actions()))
+    return g
+
+
+def test_write_then_replay_gives_the_same_end(tmp_path):
+    games = [_game_2048(1), _game_othello(2), _game_2048(3)]
+    path = tmp_path / "games.jsonl"
+    write_records(path, [g.to_record() for g in games[:2]])
+    write_records(path, [games[2].to_record()], append=True)
+    records = read_records(path)
+    assert len(records) == 3
+    for game, record in zip(games, records, strict=True):
+        frames = replay(record)
+        assert frames[-1].board == game.board
+        assert len(frames) == len(game.moves if isinstance(game, OthelloGame) else game.steps) + 1
+        if isinstance(game, Game):
+            assert frames[-1].score == game.score
+            assert load(record).score == game.score
+        else:
+            assert frames[0].board == game.start
+            assert [f.move for f in frames[1:]] == game.move_texts()
+
+
+def test_replay_frames_follow_the_2048_rules():
+    g = _game_2048(5)
+    frames = replay(g.to_record())
+    assert frames[0].board == g.start_board and frames[0].move is None
+    for before, after, step in zip(frames[:-1], frames[1:], g.steps, strict=True):
+        slid, reward = before.board.slide(step.action)
+        assert after.score == before.score + reward
+        assert after.board == slid.place(step.cell, step.value)
+
+
+def test_write_is_atomic_and_keeps_old_lines(tmp_path):
+    path = tmp_path / "g.jsonl"
+    path.write_text(json.dumps(_game_2048(1).to_record()))  # no trailing newline
+    write_records(path, [_game_2048(2).to_record()], append=True)
+    assert [r["seed"] for r in read_records(path)] == [1, 2]
+    assert list(tmp_path.iterdir()) == [path]  # no temporary file left behind
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("{not json\n", ["g.jsonl:1", "not JSON"]),
+        ('\n{"game": "chess"}\n', ["g.jsonl:2", "unknown game 'chess'"]),
+        ("[1, 2]\n", ["JSON object"]),
+    ],
+)
+def test_bad_files_name_the_line(tmp_path, text, words):
+    path = tmp_path / "g.jsonl"
+    path.write_text(text)
+    with pytest.raises(UsageError) as e:
+        read_records(path)
+    for word in words:
+        assert word in str(e.value)
+
+
+def test_missing_file_and_missing_game(tmp_path):
+    with pytest.raises(UsageError, match="no such record file"):
+        read_records(tmp_path / "none.jsonl")
+    with pytest.raises(UsageError, match="no game 3"):
+        pick([{"game": "2048"}], 3)
+    with pytest.raises(UsageError, match="no games"):
+        pick([], 0)
+
+
+def test_a_tampered_record_is_refused():
+    record = _game_2048(1).to_record()
+    record["moves"][3][1] = 99
+    with pytest.raises(ValueError, match="move 3"):
+        replay(record)
+    record = _game_othello(1).to_record()
+    record["moves"][0] = "a1"
+    with pytest.raises(ValueError, match="illegal"):
+        replay(record)

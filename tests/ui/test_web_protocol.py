@@ -1,0 +1,195 @@
+"""The WebSocket API on its own: every good request works, every bad one gets its error reply."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+import urllib.request
+
+import pytest
+from websockets.sync.client import connect
+
+from boardai.g2048 import Game
+from boardai.ui.web.protocol import MAX_MESSAGE, Connection
+
+STUCK = [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 8]]
+
+
+class Socket:
+    def __init__(self, ws):
+        self.ws = ws
+
+    def ask(self, msg) -> dict:
+        self.ws.send(msg if isinstance(msg, (str, bytes)) else json.dumps(msg))
+        return json.loads(self.ws.recv(timeout=30))
+
+    def error(self, msg, *words: str) -> str:
+        reply = self.ask(msg)
+        assert reply["type"] == "error", reply
+        for word in words:
+            assert word in reply["message"], reply["message"]
+        return reply["message"]
+
+
+@pytest.fixture
+def sock(server):
+    with connect(server.ws, max_size=None) as ws:
+        yield Socket(ws)
+
+
+def test_page_theme_and_agents_are_served(server):
+    with urllib.request.urlopen(server.url) as r:
+        assert b"boardai" in r.read()
+    with urllib.request.urlopen(server.url + "theme.css") as r:
+        assert b".tile-2048" in r.read()
+    with urllib.request.urlopen(server.url + "api/agents") as r:
+        assert "random" in json.loads(r.read())["2048"]
+
+
+def test_a_2048_game(sock):
+    s = sock.ask({"type": "new", "game": "2048", "seed": 5})
+    assert s["type"] == "state" and s["score"] == 0 and s["moves"] == 0
+    assert sum(v > 0 for row in s["grid"] for v in row) == 2
+    s2 = sock.ask({"type": "move", "action": s["legal"][0]})
+    assert s2["moves"] == 1 and s2["grid"] != s["grid"]
+    assert sock.ask({"type": "undo"})["grid"] == s["grid"]
+    hint = sock.ask({"type": "hint", "player": "random"})
+    assert hint["type"] == "hint" and hint["action"] in s["legal"]
+    s3 = sock.ask({"type": "step", "player": "random"})
+    assert s3["moves"] == 1
+    record = sock.ask({"type": "record"})["record"]
+    assert Game.from_record(record).board.to_grid() == s3["grid"]
+
+
+def test_replay_and_seek(sock):
+    g = Game(seed=2)
+    for _ in range(5):
+        g.move(g.board.legal_actions()[0])
+    s = sock.ask({"type": "replay", "record": g.to_record()})
+    assert s["game"] == "replay" and s["of"] == "2048" and s["length"] == 6 and s["index"] == 0
+    end = sock.ask({"type": "seek", "index": 5})
+    assert end["grid"] == g.board.to_grid() and end["score"] == g.score and end["at_end"]
+    sock.error({"type": "seek", "index": 6}, "no position 6")
+    sock.error({"type": "move", "action": 0}, "replay")
+    sock.error({"type": "undo"}, "replay")
+
+
+@pytest.mark.parametrize(
+    ("msg", "words"),
+    [
+        ("{not json", ["malformed JSON"]),
+        ("[1, 2]", ["JSON object"]),
+        ('"hello"', ["JSON object"]),
+        ({"type": "fly"}, ["unknown message type"]),
+        ({"kind": "new"}, ["unknown message type"]),
+        ({"type": "move", "action": 0}, ["no game yet"]),
+        ({"type": "seek", "index": 0}, ["no game yet"]),
+        ({"type": "new", "game": "chess"}, ["unknown game 'chess'"]),
+        ({"type": "new"}, ["unknown game"]),
+        ({"type": "new", "game": "2048", "seed": -1}, ["seed"]),
+        ({"type": "new", "game": "2048", "seed": "x"}, ["seed"]),
+        ({"type": "new", "game": "2048", "seed": True}, ["seed"]),
+        ({"type": "new", "game": "2048", "board": [[2, 4]]}, ["bad board"]),
+        ({"type": "new", "game": "2048", "board": [[3] * 4] * 4}, ["bad board"]),
+        ({"type": "new", "game": "2048", "board": "big"}, ["bad board"]),
+        ({"type": "replay", "record": {"game": "2048", "moves": [[9, 9, 9]]}}, ["bad record"]),
+        ({"type": "replay", "record": "nope"}, ["bad record"]),
+        ({"type": "replay"}, ["bad record"]),
+    ],
+)
+def test_bad_requests_get_errors(sock, msg, words):
+    sock.error(msg, *words)
+    assert sock.ask({"type": "agents"})["type"] == "agents"  # the socket still works
+
+
+@pytest.mark.parametrize(
+    ("msg", "words"),
+    [
+        ({"type": "move", "action": 0}, ["illegal"]),
+        ({"type": "move", "action": 7}, ["action"]),
+        ({"type": "move", "action": True}, ["action"]),
+        ({"type": "move", "action": None}, ["action"]),
+        ({"type": "move", "action": "sideways"}, ["unknown action"]),
+        ({"type": "move"}, ["action"]),
+        ({"type": "hint", "player": "nobody"}, ["unknown 2048 agent 'nobody'"]),
+        ({"type": "hint", "player": "random:depth=3"}, ["unknown option"]),
+        ({"type": "hint"}, ["player"]),
+        ({"type": "step", "player": 3}, ["player"]),
+        ({"type": "undo"}, ["nothing to undo"]),
+        ({"type": "record"}, ["no exact record"]),
+        ({"type": "seek", "index": 1}, ["not a replay"]),
+    ],
+)
+def test_bad_2048_requests_get_errors(sock, msg, words):
+    # only "left" (3) and "up" (0) are illegal on this board: tiles sit in the top-left corner
+    s = sock.ask({"type": "new", "game": "2048", "board": [[2, 0, 0, 0]] + [[0] * 4] * 3})
+    assert s["legal"] == [1, 2]
+    sock.error(msg, *words)
+    assert sock.ask({"type": "move", "action": "right"})["moves"] == 1
+
+
+def test_game_over_position(sock):
+    s = sock.ask({"type": "new", "game": "2048", "board": STUCK})
+    assert s["over"] and s["legal"] == []
+    sock.error({"type": "step", "player": "random"}, "over")
+    sock.error({"type": "hint", "player": "random"}, "over")
+
+
+def test_oversized_and_binary_messages(sock):
+    sock.error("x" * (MAX_MESSAGE + 1), "too long")
+    sock.error(b"\x00\x01", "binary")
+    assert sock.ask({"type": "new", "game": "2048", "seed": 1})["type"] == "state"
+
+
+def test_a_closed_game_is_recorded(server):
+    with connect(server.ws) as ws:
+        s = Socket(ws)
+        state = s.ask({"type": "new", "game": "2048", "seed": 77})
+        for _ in range(3):
+            state = s.ask({"type": "step", "player": "random"})
+    for _ in range(100):
+        if server.records.exists() and '"seed":77' in server.records.read_text():
+            break
+        time.sleep(0.05)
+    lines = [json.loads(x) for x in server.records.read_text().splitlines()]
+    mine = [r for r in lines if r["seed"] == 77]
+    assert len(mine) == 1 and mine[0]["source"] == "web"
+    assert Game.from_record(mine[0]).board.to_grid() == state["grid"]
+
+
+class _Blocked:
+    """A player that thinks until it is let go."""
+
+    name = "blocked"
+
+    def __init__(self) -> None:
+        self.go = threading.Event()
+
+    def reset(self) -> None:
+        pass
+
+    def act(self, board) -> int:
+        assert self.go.wait(10)
+        return board.legal_actions()[0]
+
+
+def test_a_slow_player_does_not_block_other_games():
+    async def main() -> None:
+        slow, fast = Connection(), Connection()
+        await slow.handle(json.dumps({"type": "new", "game": "2048", "seed": 1}))
+        blocked = _Blocked()
+        slow.session.agents._agents["blocked"] = blocked
+        thinking = asyncio.create_task(
+            slow.handle(json.dumps({"type": "step", "player": "blocked"}))
+        )
+        await asyncio.sleep(0)
+        reply = await fast.handle(json.dumps({"type": "new", "game": "2048", "seed": 2}))
+        reply = await fast.handle(json.dumps({"type": "step", "player": "random"}))
+        assert reply["moves"] == 1
+        assert not thinking.done()
+        blocked.go.set()
+        assert (await thinking)["moves"] == 1
+
+    asyncio.run(main())
