@@ -1,0 +1,159 @@
+"""Results of arena runs: one :class:`GameResult` per game, a :class:`RunResult` per run, with
+JSON and CSV files and the summary statistics of :mod:`boardai.g2048.stats`."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from boardai.atomic import atomic_write
+from boardai.errors import UsageError
+from boardai.g2048.stats import Summary, summarize, tile_reach
+
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game."""
+
+    index: int
+    seed: int
+    score: int
+    max_tile: int
+    moves: int
+    seconds: float
+
+
+@dataclass
+class RunResult:
+    """The games of one player in one run (sorted by index), and how the run went."""
+
+    agent: str
+    seed: int
+    games: int
+    workers: int
+    results: list[GameResult] = field(default_factory=list)
+    seconds: float = 0.0
+    interrupted: bool = False
+
+    @property
+    def scores(self) -> np.ndarray:
+        return np.array([r.score for r in self.results], np.int64)
+
+    @property
+    def max_tiles(self) -> np.ndarray:
+        return np.array([r.max_tile for r in self.results], np.int64)
+
+    @property
+    def moves(self) -> np.ndarray:
+        return np.array([r.moves for r in self.results], np.int64)
+
+    def summary(self) -> Summary:
+        """Score statistics of the finished games."""
+        return summarize(self.scores, self.moves)
+
+    def moves_per_second(self) -> float:
+        """Moves per second of play time, summed over the games (per worker)."""
+        play = sum(r.seconds for r in self.results)
+        return float(self.moves.sum() / play) if play > 0 else math.nan
+
+    def reach_rate(self, tile: int) -> float:
+        """Share of the finished games that reached at least ``tile``."""
+        return float((self.max_tiles >= tile).mean()) if self.results else math.nan
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: every game, the summary and the reach table."""
+        return {
+            "format": FORMAT_VERSION,
+            "agent": self.agent,
+            "seed": self.seed,
+            "games": self.games,
+            "finished": len(self.results),
+            "workers": self.workers,
+            "seconds": self.seconds,
+            "interrupted": self.interrupted,
+            "summary": _finite(self.summary().to_dict()),
+            "moves_per_s": _finite_value(self.moves_per_second()),
+            "tile_reach": [
+                {"tile": t, "reached": r, "ended": e} for t, r, e in tile_reach(self.max_tiles)
+            ],
+            "results": [asdict(r) for r in self.results],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RunResult:
+        """Inverse of :meth:`to_dict` (the summary is recomputed from the games)."""
+        names = [f.name for f in fields(GameResult)]
+        results = [GameResult(**{k: g[k] for k in names}) for g in data["results"]]
+        return cls(
+            agent=data["agent"],
+            seed=int(data["seed"]),
+            games=int(data["games"]),
+            workers=int(data["workers"]),
+            results=results,
+            seconds=float(data["seconds"]),
+            interrupted=bool(data["interrupted"]),
+        )
+
+    def write_json(self, path: str | os.PathLike[str]) -> None:
+        """Write :meth:`to_dict` atomically."""
+        with atomic_write(path, "w", encoding="utf-8") as f:
+            json.dump(self.to_dict(), f, indent=1)
+            f.write("\n")
+
+    @classmethod
+    def read_json(cls, path: str | os.PathLike[str]) -> RunResult:
+        """Read a file of :meth:`write_json`.
+
+        Raises:
+            UsageError: the file is missing or is not an arena result.
+        """
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            return cls.from_dict(data)
+        except FileNotFoundError:
+            raise UsageError(f"{path}: no such file") from None
+        except (ValueError, KeyError, TypeError) as e:
+            raise UsageError(f"{path}: not an arena result file ({e!r})") from None
+
+    def write_csv(self, path: str | os.PathLike[str]) -> None:
+        """One row per game: index, seed, score, max_tile, moves, seconds."""
+        names = [f.name for f in fields(GameResult)]
+        with atomic_write(path, "w", encoding="utf-8", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["agent", *names])
+            for r in self.results:
+                w.writerow([self.agent, *(getattr(r, n) for n in names)])
+
+
+def _finite_value(x: float) -> float | None:
+    return None if isinstance(x, float) and not math.isfinite(x) else x
+
+
+def _finite(d: dict[str, Any]) -> dict[str, Any]:
+    """JSON has no NaN: write None instead."""
+    return {k: _finite_value(v) for k, v in d.items()}
+
+
+def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a rate (95% by default): honest for small n and 0 or n.
+
+    >>> lo, hi = wilson_interval(19, 20)
+    >>> round(lo, 3), round(hi, 3)
+    (0.764, 0.991)
+    """
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))

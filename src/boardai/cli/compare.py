@@ -1,0 +1,42 @@
+"""``boardai compare``: several 2048 players on the same seeds, side by side."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(app: object) -> None:
+    from boardai.cli.eval import add_run_arguments
+
+    p = app.command(  # type: ignore[attr-defined]
+        "compare",
+        help="play several 2048 players on the same seeds and show them side by side",
+        examples=(
+            "boardai compare --agents random greedy heuristic --games 100\n"
+            "boardai compare --agents expectimax:preset=fast expectimax --games 20 --json cmp.json"
+        ),
+    )
+    p.add_argument("--agents", nargs="+", required=True, metavar="SPEC", help="the players")
+    add_run_arguments(p)
+    p.add_argument("--json", metavar="FILE", help="write every player's games and summary as JSON")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from boardai.arena.compare import compare_table
+    from boardai.cli._common import console, write_json
+    from boardai.cli.eval import play_with_progress
+    from boardai.g2048.agents import check_spec
+
+    for spec in args.agents:
+        check_spec(spec)
+    runs = []
+    for spec in args.agents:
+        run_ = play_with_progress(spec, args, spec)
+        runs.append(run_)
+        if run_.interrupted:
+            break
+    console().print(compare_table(runs, f"{args.games} games per player, seed {args.seed}"))
+    if args.json:
+        write_json(args.json, {"seed": args.seed, "runs": [r.to_dict() for r in runs]})
+    return 130 if any(r.interrupted for r in runs) else 0

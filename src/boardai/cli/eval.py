@@ -1,0 +1,156 @@
+"""``boardai eval``: play N games of a 2048 player and report how it did."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from boardai.cli._common import default_workers, nonneg_int, positive_int
+
+#: Long runs rewrite their output files at most this often (seconds), so a crash loses little.
+SAVE_EVERY = 30.0
+
+
+def register(app: object) -> None:
+    p = app.command(  # type: ignore[attr-defined]
+        "eval",
+        help="play N games of a 2048 player over worker processes and report the results",
+        examples=(
+            "boardai eval --agent heuristic --games 100\n"
+            "boardai eval --agent expectimax --games 100 --seed 1 --json ex.json --plot ex.png\n"
+            "boardai eval --agent expectimax:preset=strong --games 20 --workers 1 --json s.json\n"
+            "boardai eval --agent random --games 1000 --buckets 500 --csv random.csv"
+        ),
+    )
+    add_run_arguments(p)
+    p.add_argument(
+        "--agent", required=True, metavar="SPEC", help="the player, name[:key=value,...]"
+    )
+    p.add_argument("--json", metavar="FILE", help="write every game and the summary as JSON")
+    p.add_argument("--csv", metavar="FILE", help="write one CSV row per game")
+    p.add_argument("--plot", metavar="FILE", help="write a PNG: score histogram and tile reach")
+    p.add_argument("--record", metavar="FILE", help="write every game's replay record (JSON lines)")
+    p.add_argument(
+        "--buckets",
+        type=positive_int,
+        default=None,
+        help="score band width (default: from the data)",
+    )
+    p.set_defaults(func=run)
+
+
+def add_run_arguments(p: argparse.ArgumentParser) -> None:
+    """--games, --seed and --workers (shared with ``boardai compare``)."""
+    p.add_argument("--games", type=positive_int, default=100, help="games to play (default 100)")
+    p.add_argument("--seed", type=nonneg_int, default=0, help="seed of the run (default 0)")
+    p.add_argument(
+        "--workers", type=positive_int, default=None, help="worker processes (default: all cores)"
+    )
+
+
+def play_with_progress(
+    spec: str, args: argparse.Namespace, label: str, on_extra: Any = None
+) -> Any:
+    """Play ``args.games`` games of ``spec`` with a progress bar; returns the RunResult."""
+    import time
+
+    from rich.progress import TextColumn
+
+    from boardai.arena import play_games
+    from boardai.cli._common import progress
+
+    workers = args.workers or default_workers()
+    totals = {"score": 0, "moves": 0, "done": 0}
+    start = time.perf_counter()
+    with progress(
+        TextColumn("avg {task.fields[avg]:,.0f}"), TextColumn("{task.fields[rate]:,.0f} moves/s")
+    ) as bar:
+        task = bar.add_task(label, total=args.games, avg=0.0, rate=0.0)
+
+        def on_result(result: Any, record: Any) -> None:
+            totals["score"] += result.score
+            totals["moves"] += result.moves
+            totals["done"] += 1
+            elapsed = max(time.perf_counter() - start, 1e-9)
+            bar.update(
+                task,
+                advance=1,
+                avg=totals["score"] / totals["done"],
+                rate=totals["moves"] / elapsed,
+            )
+            if on_extra is not None:
+                on_extra(result, record)
+
+        run = play_games(
+            spec,
+            args.games,
+            args.seed,
+            workers,
+            record=bool(getattr(args, "record", None)),
+            on_result=on_result,
+        )
+    if run.interrupted:
+        from boardai.cli._common import console
+
+        console(stderr=True).print(f"interrupted: reporting the {len(run.results)} games finished")
+    return run
+
+
+def run(args: argparse.Namespace) -> int:
+    import time
+
+    from boardai.arena.results import GameResult, RunResult, wilson_interval
+    from boardai.cli._common import console
+    from boardai.g2048.agents import check_spec
+    from boardai.records import write_records
+    from boardai.report import bucket_table, reach_table, summary_table
+
+    check_spec(args.agent)
+    records: list[dict[str, Any]] = []
+    partial = RunResult(args.agent, args.seed, args.games, args.workers or default_workers())
+    last_save = [time.perf_counter()]
+
+    def save(run: RunResult) -> None:
+        if args.json:
+            run.write_json(args.json)
+        if args.record:
+            write_records(args.record, sorted(records, key=lambda r: r["index"]))
+
+    def on_extra(result: GameResult, record: Any) -> None:
+        partial.results.append(result)
+        if record is not None:
+            records.append(record)
+        if time.perf_counter() - last_save[0] > SAVE_EVERY:
+            partial.results.sort(key=lambda r: r.index)
+            partial.interrupted = True  # not finished yet
+            save(partial)
+            last_save[0] = time.perf_counter()
+
+    run = play_with_progress(args.agent, args, f"{args.agent}", on_extra)
+    if not run.results:
+        return 130
+    summary = run.summary()
+    extra = {
+        "moves per second": f"{run.moves_per_second():,.1f} (per worker)",
+        "time": f"{run.seconds:,.1f} s on {run.workers} worker(s)",
+    }
+    for tile in (2048, 16384, 32768):
+        if run.max_tiles.max() >= tile // 4:
+            hits = int((run.max_tiles >= tile).sum())
+            lo, hi = wilson_interval(hits, len(run.results))
+            extra[f"reached {tile} (95% CI)"] = (
+                f"{100 * hits / len(run.results):.1f}% ({100 * lo:.1f}-{100 * hi:.1f})"
+            )
+    out = console()
+    title = f"{args.agent}, {len(run.results):,} games, seed {args.seed}"
+    out.print(summary_table(summary, title, extra))
+    out.print(reach_table(run.max_tiles))
+    out.print(bucket_table(run.scores, args.buckets))
+    save(run)
+    if args.csv:
+        run.write_csv(args.csv)
+    if args.plot:
+        from boardai.arena.plots import write_plot
+
+        write_plot(run, args.plot)
+    return 130 if run.interrupted else 0

@@ -1,0 +1,115 @@
+"""The arena: seeding, determinism across worker counts, files, and the commands."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from boardai.arena import RunResult, play_games
+from boardai.arena.results import wilson_interval
+from boardai.arena.seeding import agent_seed, game_seed
+from boardai.cli import main
+from boardai.errors import UsageError
+from boardai.g2048 import Game
+
+
+def test_seeds_depend_on_run_and_index_only():
+    assert game_seed(5, 3) == game_seed(5, 3)
+    assert len({game_seed(s, i) for s in range(4) for i in range(50)}) == 200
+    assert game_seed(1, 2) != agent_seed(1, 2)
+    with pytest.raises(ValueError):
+        game_seed(-1, 0)
+
+
+def test_same_results_whatever_the_worker_count():
+    one = play_games("greedy", 6, seed=7, workers=1)
+    two = play_games("greedy", 6, seed=7, workers=2)
+    assert one.results == [r.__class__(**{**r.__dict__, "seconds": o.seconds}) for r, o in
+                           zip(two.results, one.results, strict=True)]  # fmt: skip
+    assert [r.index for r in one.results] == list(range(6))
+
+
+def test_games_replay_from_their_records():
+    seen = []
+    run = play_games(
+        "expectimax:preset=fast", 2, seed=1, record=True, on_result=lambda r, rec: seen.append(rec)
+    )
+    for result, rec in zip(run.results, sorted(seen, key=lambda r: r["index"]), strict=True):
+        game = Game.from_record(rec)
+        assert (game.score, game.moves, game.board.max_tile()) == (
+            result.score,
+            result.moves,
+            result.max_tile,
+        )
+        assert rec["agent"] == "expectimax:preset=fast"
+
+
+def test_json_round_trip_and_csv(tmp_path):
+    run = play_games("random", 5, seed=3)
+    path = tmp_path / "run.json"
+    run.write_json(path)
+    back = RunResult.read_json(path)
+    assert back == run
+    assert json.loads(path.read_text())["summary"]["games"] == 5
+    run.write_csv(tmp_path / "run.csv")
+    lines = (tmp_path / "run.csv").read_text().splitlines()
+    assert lines[0].startswith("agent,index,seed,score") and len(lines) == 6
+    with pytest.raises(UsageError, match="not an arena result"):
+        RunResult.read_json(tmp_path / "run.csv")
+
+
+def test_bad_specs_fail_before_playing():
+    with pytest.raises(UsageError, match="nosuchagent"):
+        play_games("nosuchagent", 3)
+
+
+def test_wilson_interval_is_honest_at_the_edges():
+    assert wilson_interval(0, 10)[0] == 0.0
+    assert wilson_interval(10, 10)[1] == 1.0
+    lo, hi = wilson_interval(5, 10)
+    assert lo < 0.5 < hi
+
+
+@pytest.mark.parametrize("spec", ["expectimax:depth=-1", "nosuchagent", "greedy:x=1"])
+def test_bad_spec_is_one_line_and_exit_2(spec, capsys):
+    assert main(["eval", "--agent", spec, "--games", "2"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("boardai: error:")
+
+
+def test_eval_writes_every_file(tmp_path, capsys):
+    paths = {k: tmp_path / f"out.{k}" for k in ("json", "csv", "png", "jsonl")}
+    code = main([
+        "eval", "--agent", "greedy", "--games", "4", "--seed", "2", "--workers", "1",
+        "--json", str(paths["json"]), "--csv", str(paths["csv"]), "--plot", str(paths["png"]),
+        "--record", str(paths["jsonl"]), "--buckets", "500",
+    ])  # fmt: skip
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "average score" in out and "ended on" in out and "score bands" in out
+    assert RunResult.read_json(paths["json"]).summary().games == 4
+    assert paths["png"].read_bytes()[:4] == b"\x89PNG"
+    records = [json.loads(line) for line in paths["jsonl"].read_text().splitlines()]
+    assert [r["index"] for r in records] == [0, 1, 2, 3]
+
+
+def test_compare_and_watch(tmp_path, capsys):
+    assert main(["compare", "--agents", "random", "greedy", "--games", "3", "--workers", "1"]) == 0
+    assert "greedy" in capsys.readouterr().out
+    record = tmp_path / "w.jsonl"
+    assert (
+        main(["watch", "--agent", "greedy", "--seed", "1", "--delay", "0", "--record", str(record)])
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "game over: score" in out
+    game = Game.from_record(json.loads(record.read_text()))
+    assert game.is_over()
+
+
+def test_bench_search_json(capsys):
+    assert main(["bench", "search", "--depths", "1", "2", "--positions", "5", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data["depths"]) == {"1", "2"}
+    assert data["depths"]["2"]["nodes_per_s"] > 0 and data["depths"]["1"]["moves_per_s"] > 0
