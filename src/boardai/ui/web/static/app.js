@@ -87,7 +87,7 @@ class Board2048 {
   }
   render(anim) {
     if (anim.reset) {
-      for (const n of this.tiles.values()) n.remove();
+      for (const n of this.el.querySelectorAll(".tile")) n.remove();  // sliding-out ones too
       this.tiles.clear();
       for (const t of anim.tiles) this.make(t);
       return;

@@ -1,0 +1,197 @@
+"""The web page in a real browser: Playwright driving Debian's chromium against ``boardai serve``.
+
+Set BOARDAI_SCREENSHOTS=DIR to keep the screenshots the tests take.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from boardai.g2048 import Game
+from boardai.records import write_records
+from boardai.ui import theme
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+# One move from the end whatever spawns: "right" leaves one empty cell next to a 32.
+LAST_MOVE = [[2, 4, 2, 4], [4, 2, 4, 2], [32, 4, 2, 4], [8, 16, 8, 0]]
+ONE_FROM_2048 = [[1024, 1024, 0, 0], [0] * 4, [0] * 4, [0, 0, 0, 2]]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not os.path.exists(CHROMIUM),
+        reason=f"no chromium at {CHROMIUM} (apt-get install chromium) for the browser tests",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 900, "height": 900})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(server.url)
+    pg.wait_for_function("window.boardai && window.boardai.g2048.state")
+    yield pg
+    context.close()
+    assert not errors, errors
+
+
+def _state(page, panel="g2048"):
+    return page.evaluate(f"window.boardai.{panel}.state")
+
+
+def _wait_moves(page, n):
+    page.wait_for_function(f"window.boardai.g2048.state.moves >= {n}")
+
+
+def _shot(page, selector, name, tmp_path) -> Path:
+    path = tmp_path / name
+    page.locator(selector).screenshot(path=str(path))
+    keep = os.environ.get("BOARDAI_SCREENSHOTS")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(keep) / name)
+    return path
+
+
+def test_keys_move_the_tiles_and_undo_takes_back(page):
+    start = _state(page)
+    assert page.locator("#board2048 .tile").count() == 2
+    keys = {0: "ArrowUp", 1: "ArrowRight", 2: "ArrowDown", 3: "ArrowLeft"}
+    page.keyboard.press(keys[start["legal"][0]])
+    _wait_moves(page, 1)
+    after = _state(page)
+    assert after["grid"] != start["grid"]
+    wasd = {0: "w", 1: "d", 2: "s", 3: "a"}
+    page.keyboard.press(wasd[after["legal"][-1]])
+    _wait_moves(page, 2)
+    page.wait_for_function("document.querySelectorAll('#board2048 .tile').length >= 3")
+    page.click("#undo2048")
+    page.wait_for_function("window.boardai.g2048.state.moves === 1")
+    assert _state(page)["grid"] == after["grid"]
+    shown = page.eval_on_selector_all("#board2048 .tile", "ts => ts.map(t => +t.textContent)")
+    assert sorted(shown) == sorted(v for row in after["grid"] for v in row if v)
+
+
+def test_win_then_keep_playing(page):
+    page.evaluate(f"window.boardai.g2048.newGame({{board: {ONE_FROM_2048}}})")
+    page.wait_for_function("window.boardai.g2048.state.max_tile === 1024")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector("#overlay2048:not(.hidden)")
+    assert page.inner_text("#overlaytext") == "You win!"
+    assert page.locator("#board2048 .tile-2048").count() == 1
+    page.click("#keep2048")
+    page.wait_for_selector("#overlay2048", state="hidden")
+    page.keyboard.press("ArrowDown")
+    page.wait_for_function("window.boardai.g2048.state.moves === 2")
+    assert page.locator("#overlay2048").is_hidden()
+
+
+def test_lose(page):
+    page.evaluate(f"window.boardai.g2048.newGame({{board: {LAST_MOVE}}})")
+    page.wait_for_function("window.boardai.g2048.state.grid[3][3] === 0")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("#overlay2048:not(.hidden)")
+    assert page.inner_text("#overlaytext") == "Game over!"
+    assert _state(page)["over"]
+    page.click("#overundo2048")
+    page.wait_for_selector("#overlay2048", state="hidden")
+
+
+def test_autoplay_and_hint(page):
+    page.select_option("#player2048", "random")
+    page.click("#hint2048")
+    page.wait_for_function("document.getElementById('status2048').textContent.includes('suggests')")
+    page.fill("#speed2048", "60")
+    page.click("#auto2048")
+    _wait_moves(page, 4)
+    page.click("#auto2048")
+    page.wait_for_function("document.getElementById('auto2048').textContent === 'Autoplay'")
+    moves = _state(page)["moves"]
+    page.wait_for_timeout(200)
+    assert _state(page)["moves"] <= moves + 1  # at most the move that was in flight
+
+
+def test_screenshot_shows_a_2048_board(page, tmp_path):
+    grid = [[2, 4, 8, 16], [32, 64, 128, 256], [512, 1024, 0, 0], [0, 0, 0, 0]]
+    page.evaluate(f"window.boardai.g2048.newGame({{board: {grid}}})")
+    page.wait_for_function("document.querySelectorAll('#board2048 .tile-1024').length === 1")
+    page.wait_for_timeout(400)  # let the tiles' appear animation finish
+    from PIL import Image
+
+    with Image.open(_shot(page, "#board2048", "board2048.png", tmp_path)) as im:
+        pixels = np.asarray(im.convert("RGB")).reshape(-1, 3)
+    colours = {tuple(int(v) for v in px) for px in pixels}
+    for value in (2, 64, 1024):
+        assert theme.rgb(theme.TILES[value]) in colours, value
+    assert theme.rgb(theme.G2048["empty"]) in colours
+
+
+def test_othello_move_and_reply(page, tmp_path):
+    if not page.evaluate(
+        "Object.keys(window.boardai.othello).length && !!window.boardai.othello.state"
+    ):
+        pytest.skip("no Othello players in this build")
+    page.click("button[data-tab=othello]")
+    page.select_option("#playerOthello", "random")
+    page.click("#newOthello")
+    page.wait_for_function(
+        "window.boardai.othello.state && window.boardai.othello.state.moves.length === 0"
+    )
+    assert page.locator("#boardOthello .sq.legal").count() == 4
+    page.click("#boardOthello .sq.legal >> nth=0")
+    page.wait_for_function("window.boardai.othello.state.moves.length >= 2")
+    s = _state(page, "othello")
+    assert s["to_move"] == "black" and s["last"] is not None and s["flips"]
+    assert (
+        page.locator("#boardOthello .disc").count() == s["counts"]["black"] + s["counts"]["white"]
+    )
+    assert page.locator("#boardOthello .sq.last").count() == 1
+    _shot(page, "#boardOthello", "othello.png", tmp_path)
+    page.click("#undoOthello")
+    page.wait_for_function("window.boardai.othello.state.moves.length === 0")
+
+
+def test_replay_a_record_file(page, tmp_path):
+    g = Game(seed=3)
+    for _ in range(6):
+        g.move(g.board.legal_actions()[0])
+    path = tmp_path / "games.jsonl"
+    write_records(path, [g.to_record()])
+    page.click("button[data-tab=replay]")
+    page.set_input_files("#replayFile", str(path))
+    page.wait_for_function(
+        "window.boardai.replay.state && window.boardai.replay.state.length === 7"
+    )
+    page.click("#rLast")
+    page.wait_for_function("window.boardai.replay.state.index === 6")
+    assert _state(page, "replay")["grid"] == g.board.to_grid()
+    page.click("#rPrev")
+    page.wait_for_function("window.boardai.replay.state.index === 5")
+    assert "position 5 / 6" in page.inner_text("#rPos")
