@@ -7,6 +7,6 @@ engines live in :mod:`boardai.g2048` and :mod:`boardai.othello`.
 
 __version__ = "0.1.0"
 
-from boardai.registration import register_envs as _register_envs  # noqa: E402
+from boardai.registration import register_envs as _register_envs
 
 _register_envs()

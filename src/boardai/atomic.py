@@ -11,7 +11,9 @@ from typing import IO, Any
 
 
 @contextlib.contextmanager
-def atomic_write(path: str | os.PathLike[str], mode: str = "wb", **kwargs: Any) -> Iterator[IO[Any]]:
+def atomic_write(
+    path: str | os.PathLike[str], mode: str = "wb", **kwargs: Any
+) -> Iterator[IO[Any]]:
     """Open a temporary file beside ``path``; on success fsync it and rename it over ``path``.
 
     >>> import tempfile, pathlib

@@ -10,7 +10,9 @@ from rich.table import Table
 from boardai.g2048.stats import Summary, score_buckets, tile_reach
 
 
-def summary_table(summary: Summary, title: str = "scores", extra: dict[str, str] | None = None) -> Table:
+def summary_table(
+    summary: Summary, title: str = "scores", extra: dict[str, str] | None = None
+) -> Table:
     """Mean ± standard error, median, min, max score and moves per game (plus ``extra`` rows)."""
     t = Table(title=title, show_header=False, title_justify="left")
     t.add_column("what")

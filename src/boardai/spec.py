@@ -69,7 +69,9 @@ def _convert(raw: str, kind: Any, where: str) -> Any:
         try:
             return kind(raw)
         except ValueError:
-            raise UsageError(f"{where}: {raw!r} is not {'an' if kind is int else 'a'} {kind.__name__}") from None
+            raise UsageError(
+                f"{where}: {raw!r} is not {'an' if kind is int else 'a'} {kind.__name__}"
+            ) from None
     raise TypeError(f"{where}: unsupported option type {kind!r}")
 
 
@@ -96,7 +98,9 @@ class Registry:
         self.game = game
         self._entries: dict[str, tuple[type[Any], Callable[..., Any], str]] = {}
 
-    def register(self, name: str, options: type[Any]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def register(
+        self, name: str, options: type[Any]
+    ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Decorator: ``factory(options, seed) -> agent`` becomes agent ``name``."""
 
         def wrap(factory: Callable[..., Any]) -> Callable[..., Any]:

@@ -28,7 +28,9 @@ def test_help_lists_commands_and_examples() -> None:
 
 
 def test_play_in_a_terminal() -> None:
-    child = pexpect.spawn(BOARDAI[0], [*BOARDAI[1:], "play", "--seed", "7"], encoding="utf-8", timeout=60)
+    child = pexpect.spawn(
+        BOARDAI[0], [*BOARDAI[1:], "play", "--seed", "7"], encoding="utf-8", timeout=60
+    )
     child.expect("score 0")
     expected = Game(seed=7)
     legal = expected.board.legal_actions()
@@ -53,7 +55,13 @@ def test_play_from_a_pipe_with_wasd_and_hjkl() -> None:
         a = g.board.legal_actions()[0]
         g.move(a)
         keys += (names if i % 2 else vi)[a]
-    out = subprocess.run([*BOARDAI, "play", "--seed", "3"], input=keys + "q", capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [*BOARDAI, "play", "--seed", "3"],
+        input=keys + "q",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0
     assert f"bye: score {g.score}, best tile {g.board.max_tile()}" in out.stdout
 
@@ -71,7 +79,9 @@ def test_random_reports_the_baseline(tmp_path: pytest.TempPathFactory) -> None:
 
 
 def test_bench_engine_json() -> None:
-    out = run_cli("bench", "engine", "--json", "--games", "20", "--repeat", "1", "--py-boards", "200")
+    out = run_cli(
+        "bench", "engine", "--json", "--games", "20", "--repeat", "1", "--py-boards", "200"
+    )
     data = json.loads(out.stdout)
     assert data["slides_per_s"] > 0 and data["py_slides_per_s"] > 0
 
@@ -86,7 +96,9 @@ def test_bench_engine_json() -> None:
         ["nosuchcommand"],
     ],
 )
-def test_bad_input_is_one_line_and_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_input_is_one_line_and_exit_2(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     with pytest.raises(SystemExit) as e:
         code = main(argv)
         raise SystemExit(code)

@@ -24,7 +24,11 @@ def boards(draw: st.DrawFn, max_exponent: int = 17) -> Board:
         cells = []
         for _ in range(4):
             e = min(draw(exponent), max_exponent)
-            cells += [e, e, e, e] if draw(st.booleans()) else [min(draw(exponent), max_exponent) for _ in range(4)]
+            cells += (
+                [e, e, e, e]
+                if draw(st.booleans())
+                else [min(draw(exponent), max_exponent) for _ in range(4)]
+            )
     else:  # pairs like [4, 4, 8, 8]
         cells = []
         for _ in range(8):

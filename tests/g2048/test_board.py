@@ -16,7 +16,7 @@ def test_round_trips(board: Board) -> None:
     assert Board.from_str(str(board)) == board
     assert Board(int(board)) == board
     assert Board.from_exponents(board.exponents()) == board
-    assert eval(repr(board)) == board  # noqa: S307 - repr pastes back in
+    assert eval(repr(board)) == board
     assert hash(Board(int(board))) == hash(board)
 
 

@@ -61,9 +61,17 @@ class App:
         """
         *groups, name = path.split()
         container = self._group(groups[0]) if groups else self._root
-        epilog = "examples:\n" + "\n".join(f"  {line}" for line in examples.strip().splitlines()) if examples else None
+        epilog = (
+            "examples:\n" + "\n".join(f"  {line}" for line in examples.strip().splitlines())
+            if examples
+            else None
+        )
         return container.add_parser(
-            name, help=help, description=description or help, epilog=epilog, formatter_class=_FORMATTER
+            name,
+            help=help,
+            description=description or help,
+            epilog=epilog,
+            formatter_class=_FORMATTER,
         )
 
 

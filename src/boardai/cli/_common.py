@@ -63,7 +63,13 @@ def console(stderr: bool = False) -> Console:
 
 def progress(*columns_extra: Any, transient: bool = False) -> Progress:
     """A progress bar on stderr: description, bar, done/total, rate extras, time left."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
 
     return Progress(
         TextColumn("[progress.description]{task.description}"),

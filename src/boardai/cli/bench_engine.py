@@ -18,10 +18,27 @@ def register(app: object) -> None:
         ),
         examples="boardai bench engine\nboardai bench engine --json --repeat 7",
     )
-    p.add_argument("--games", type=positive_int, default=2000, help="random games that supply the boards (default 2000)")
-    p.add_argument("--repeat", type=positive_int, default=5, help="timed runs; the median is reported (default 5)")
-    p.add_argument("--py-boards", type=positive_int, default=25000, help="boards for the Python-level timing (default 25000)")
-    p.add_argument("--json", action="store_true", help="print JSON (keys slides_per_s, py_slides_per_s)")
+    p.add_argument(
+        "--games",
+        type=positive_int,
+        default=2000,
+        help="random games that supply the boards (default 2000)",
+    )
+    p.add_argument(
+        "--repeat",
+        type=positive_int,
+        default=5,
+        help="timed runs; the median is reported (default 5)",
+    )
+    p.add_argument(
+        "--py-boards",
+        type=positive_int,
+        default=25000,
+        help="boards for the Python-level timing (default 25000)",
+    )
+    p.add_argument(
+        "--json", action="store_true", help="print JSON (keys slides_per_s, py_slides_per_s)"
+    )
     p.set_defaults(func=run)
 
 
@@ -68,7 +85,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result))
     else:
-        print(f"compiled batch: {result['slides_per_s']:.3e} slides/s "
-              f"({int(result['boards']):,} boards x 4 directions, median of {args.repeat})")
+        print(
+            f"compiled batch: {result['slides_per_s']:.3e} slides/s "
+            f"({int(result['boards']):,} boards x 4 directions, median of {args.repeat})"
+        )
         print(f"Board.slide:    {result['py_slides_per_s']:.3e} slides/s")
     return 0

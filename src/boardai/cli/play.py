@@ -9,7 +9,7 @@ def register(app: object) -> None:
     p = app.command(  # type: ignore[attr-defined]
         "play",
         help="play 2048 yourself in the terminal",
-        description="Play 2048 in the terminal: arrows, WASD or hjkl move; u undo; n new game; q quit.",
+        description="Play 2048 in the terminal: arrows, WASD or hjkl move; u undo; n new; q quit.",
         examples="boardai play\nboardai play --seed 7      # the same start and spawns every time",
     )
     p.add_argument("--seed", type=int, default=None, help="seed for a fixed game (default: random)")

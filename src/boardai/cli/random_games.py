@@ -21,11 +21,27 @@ def register(app: object) -> None:
     )
     p.add_argument("--games", type=positive_int, default=1000, help="games to play (default 1000)")
     p.add_argument("--seed", type=nonneg_int, default=0, help="seed (default 0)")
-    p.add_argument("--p4", type=probability, default=0.1, help="probability a spawn is a 4 (default 0.1)")
-    p.add_argument("--start-tiles", type=nonneg_int, default=2, help="tiles on the start board (default 2)")
-    p.add_argument("--start-p4", type=probability, default=None, help="probability of a 4 at the start (default: --p4)")
-    p.add_argument("--buckets", type=positive_int, default=None, help="score band width (default: chosen from the data)")
-    p.add_argument("--json", metavar="FILE", help="write the summary and every game's result as JSON")
+    p.add_argument(
+        "--p4", type=probability, default=0.1, help="probability a spawn is a 4 (default 0.1)"
+    )
+    p.add_argument(
+        "--start-tiles", type=nonneg_int, default=2, help="tiles on the start board (default 2)"
+    )
+    p.add_argument(
+        "--start-p4",
+        type=probability,
+        default=None,
+        help="probability of a 4 at the start (default: --p4)",
+    )
+    p.add_argument(
+        "--buckets",
+        type=positive_int,
+        default=None,
+        help="score band width (default: chosen from the data)",
+    )
+    p.add_argument(
+        "--json", metavar="FILE", help="write the summary and every game's result as JSON"
+    )
     p.set_defaults(func=run)
 
 
@@ -53,7 +69,9 @@ def run(args: argparse.Namespace) -> int:
         try:
             while done < args.games:
                 n = min(CHUNK, args.games - done)
-                s, m, mv = K.play_random_games(n, np.uint64(args.seed), args.p4, args.start_tiles, start_p4, done)
+                s, m, mv = K.play_random_games(
+                    n, np.uint64(args.seed), args.p4, args.start_tiles, start_p4, done
+                )
                 scores.append(s)
                 maxes.append(m)
                 moves.append(mv)
@@ -68,20 +86,33 @@ def run(args: argparse.Namespace) -> int:
     tiles = np.where(np.concatenate(maxes) > 0, 1 << np.concatenate(maxes), 0)
     summary = summarize(s, mv)
     out = console()
-    out.print(summary_table(summary, f"random play, {done:,} games, seed {args.seed}", {
-        "moves per second": f"{mv.sum() / elapsed:,.0f}",
-        "time": f"{elapsed:.2f} s",
-    }))
+    out.print(
+        summary_table(
+            summary,
+            f"random play, {done:,} games, seed {args.seed}",
+            {
+                "moves per second": f"{mv.sum() / elapsed:,.0f}",
+                "time": f"{elapsed:.2f} s",
+            },
+        )
+    )
     out.print(reach_table(tiles))
     out.print(bucket_table(s, args.buckets))
     if args.json:
-        write_json(args.json, {
-            "agent": "random",
-            "seed": args.seed,
-            "rules": {"p4": args.p4, "start_tiles": args.start_tiles, "start_p4": start_p4},
-            "summary": summary.to_dict(),
-            "tile_reach": [{"tile": t, "reached": r, "ended": e} for t, r, e in tile_reach(tiles)],
-            "games": [{"index": i, "score": int(a), "max_tile": int(b), "moves": int(c)}
-                      for i, (a, b, c) in enumerate(zip(s, tiles, mv, strict=True))],
-        })
+        write_json(
+            args.json,
+            {
+                "agent": "random",
+                "seed": args.seed,
+                "rules": {"p4": args.p4, "start_tiles": args.start_tiles, "start_p4": start_p4},
+                "summary": summary.to_dict(),
+                "tile_reach": [
+                    {"tile": t, "reached": r, "ended": e} for t, r, e in tile_reach(tiles)
+                ],
+                "games": [
+                    {"index": i, "score": int(a), "max_tile": int(b), "moves": int(c)}
+                    for i, (a, b, c) in enumerate(zip(s, tiles, mv, strict=True))
+                ],
+            },
+        )
     return 0 if done == args.games else 130

@@ -47,7 +47,9 @@ def _exponent_of(value: object, where: str) -> int:
             return 0
         if v >= 2 and v & (v - 1) == 0:
             if v > MAX_TILE:
-                raise ValueError(f"{where}: {v} is above 2^{MAX_EXPONENT}, the largest tile a board holds")
+                raise ValueError(
+                    f"{where}: {v} is above 2^{MAX_EXPONENT}, the largest tile a board holds"
+                )
             return v.bit_length() - 1
     raise ValueError(f"{where}: {value!r} is not 0 or a power of two >= 2")
 
@@ -73,7 +75,9 @@ class Board:
         lo, hi = packed & _U64, packed >> 64
         for i in range(16):
             if (hi >> i) & 1 and ((lo >> (4 * i)) & 0xF) + 16 > MAX_EXPONENT + 1:
-                raise ValueError(f"packed board {packed:#x}: cell {i} is above 2^{MAX_EXPONENT + 1}")
+                raise ValueError(
+                    f"packed board {packed:#x}: cell {i} is above 2^{MAX_EXPONENT + 1}"
+                )
         _set(self, "_lo", lo)
         _set(self, "_hi", hi)
 

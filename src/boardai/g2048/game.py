@@ -9,6 +9,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -69,7 +70,7 @@ class Game:
         self.score = 0
         self.steps: list[Step] = []
         self._rng_state = self.rng.bit_generator.state
-        self._undo: list[tuple[Board, int, dict[str, Any]]] = []
+        self._undo: list[tuple[Board, int, Mapping[str, Any]]] = []
 
     @property
     def moves(self) -> int:

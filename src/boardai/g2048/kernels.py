@@ -130,7 +130,7 @@ def transpose(b: np.uint64) -> np.uint64:
 
 
 @njit
-def _slide_rows(b: np.uint64, table: np.ndarray) -> tuple[np.uint64, np.int64]:
+def _slide_rows(b: np.uint64, table: np.ndarray) -> tuple[np.uint64, int]:
     r0 = b & _ROW
     r1 = (b >> np.uint64(16)) & _ROW
     r2 = (b >> np.uint64(32)) & _ROW
@@ -142,16 +142,16 @@ def _slide_rows(b: np.uint64, table: np.ndarray) -> tuple[np.uint64, np.int64]:
         | (np.uint64(table[r3]) << np.uint64(48))
     )
     reward = (
-        np.int64(REWARD_TABLE[r0])
-        + np.int64(REWARD_TABLE[r1])
-        + np.int64(REWARD_TABLE[r2])
-        + np.int64(REWARD_TABLE[r3])
+        int(REWARD_TABLE[r0])
+        + int(REWARD_TABLE[r1])
+        + int(REWARD_TABLE[r2])
+        + int(REWARD_TABLE[r3])
     )
     return out, reward
 
 
 @njit("Tuple((u8, i8))(u8, i8)")
-def slide(b: np.uint64, action: np.int64) -> tuple[np.uint64, np.int64]:
+def slide(b: np.uint64, action: int) -> tuple[np.uint64, int]:
     """Fast path: the afterstate and reward of ``action`` on a board with no tile > 32768.
 
     The move is illegal when the afterstate equals ``b``. A reward of ``OVERFLOW`` or more
@@ -171,22 +171,22 @@ def slide(b: np.uint64, action: np.int64) -> tuple[np.uint64, np.int64]:
 
 
 @njit("i8(u8)")
-def count_empty(b: np.uint64) -> np.int64:
+def count_empty(b: np.uint64) -> int:
     """Number of zero nibbles (empty cells when ``hi == 0``)."""
     if b == 0:
         return 16
     x = b | (b >> np.uint64(1))
     x |= x >> np.uint64(2)
     x = ~x & _LOW_BITS  # bit 4i set where nibble i is zero
-    return np.int64((x * _LOW_BITS) >> np.uint64(60))
+    return int((x * _LOW_BITS) >> np.uint64(60))
 
 
 @njit("i8(u8)")
-def max_exponent_fast(b: np.uint64) -> np.int64:
+def max_exponent_fast(b: np.uint64) -> int:
     """Largest nibble of the board."""
     m = 0
     for i in range(16):
-        e = np.int64((b >> np.uint64(4 * i)) & _NIB)
+        e = int((b >> np.uint64(4 * i)) & _NIB)
         if e > m:
             m = e
     return m
@@ -214,7 +214,7 @@ def spawn(b: np.uint64, bits: np.uint64, p4: float) -> np.uint64:
 
 
 @njit("u8(u8, i8, i8)")
-def spawn_at(b: np.uint64, k: np.int64, exponent: np.int64) -> np.uint64:
+def spawn_at(b: np.uint64, k: int, exponent: int) -> np.uint64:
     """Put a tile of ``exponent`` on the k-th empty cell (row-major order) of ``b``."""
     for i in range(16):
         shift = np.uint64(4 * i)
@@ -272,7 +272,7 @@ def pack(cells: np.ndarray) -> tuple[np.uint64, np.uint64]:
 
 
 @njit
-def _line_cells(action: np.int64, line: np.int64, k: np.int64) -> np.int64:
+def _line_cells(action: int, line: int, k: int) -> int:
     """Cell index of the k-th cell of ``line``, counted from the side tiles move towards."""
     if action == LEFT:
         return 4 * line + k
@@ -284,7 +284,9 @@ def _line_cells(action: np.int64, line: np.int64, k: np.int64) -> np.int64:
 
 
 @njit
-def _move_wide(lo: np.uint64, hi: np.uint64, action: np.int64) -> tuple[np.uint64, np.uint64, np.int64]:
+def _move_wide(
+    lo: np.uint64, hi: np.uint64, action: int
+) -> tuple[np.uint64, np.uint64, int]:
     cells = unpack(lo, hi)
     out = np.zeros(16, np.int64)
     reward = 0
@@ -312,7 +314,7 @@ def _move_wide(lo: np.uint64, hi: np.uint64, action: np.int64) -> tuple[np.uint6
 
 
 @njit("Tuple((u8, u8, i8))(u8, u8, i8)")
-def move(lo: np.uint64, hi: np.uint64, action: np.int64) -> tuple[np.uint64, np.uint64, np.int64]:
+def move(lo: np.uint64, hi: np.uint64, action: int) -> tuple[np.uint64, np.uint64, int]:
     """Exact afterstate ``(lo, hi)`` and reward of ``action``; illegal moves change nothing."""
     if hi == 0:
         out, reward = slide(lo, action)
@@ -322,7 +324,7 @@ def move(lo: np.uint64, hi: np.uint64, action: np.int64) -> tuple[np.uint64, np.
 
 
 @njit("i8(u8, u8)")
-def empty_mask(lo: np.uint64, hi: np.uint64) -> np.int64:
+def empty_mask(lo: np.uint64, hi: np.uint64) -> int:
     """Bit i set where cell i is empty."""
     mask = 0
     for i in range(16):
@@ -332,7 +334,7 @@ def empty_mask(lo: np.uint64, hi: np.uint64) -> np.int64:
 
 
 @njit("i8(u8, u8)")
-def legal_mask(lo: np.uint64, hi: np.uint64) -> np.int64:
+def legal_mask(lo: np.uint64, hi: np.uint64) -> int:
     """Bit a set where action a is legal."""
     mask = 0
     for a in range(4):
@@ -343,15 +345,15 @@ def legal_mask(lo: np.uint64, hi: np.uint64) -> np.int64:
 
 
 @njit("i8(u8, u8)")
-def max_exponent(lo: np.uint64, hi: np.uint64) -> np.int64:
+def max_exponent(lo: np.uint64, hi: np.uint64) -> int:
     """Largest exponent on the board (0 for an empty board)."""
     if hi == 0:
         return max_exponent_fast(lo)
-    return np.int64(unpack(lo, hi).max())
+    return int(unpack(lo, hi).max())
 
 
 @njit("u8(u8, u8, i8, i8)")
-def spawn_cell(lo: np.uint64, hi: np.uint64, cell: np.int64, exponent: np.int64) -> np.uint64:
+def spawn_cell(lo: np.uint64, hi: np.uint64, cell: int, exponent: int) -> np.uint64:
     """``lo`` with a tile of ``exponent`` (1 or 2) put on ``cell``, which must be empty."""
     return lo | (np.uint64(exponent) << np.uint64(4 * cell))
 
@@ -380,7 +382,7 @@ def slide_all(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit("UniTuple(u8, 2)(u8, i8, f8)")
-def start_board(state: np.uint64, tiles: np.int64, p4: float) -> tuple[np.uint64, np.uint64]:
+def start_board(state: np.uint64, tiles: int, p4: float) -> tuple[np.uint64, np.uint64]:
     """A start board of ``tiles`` spawned tiles, and the advanced rng state."""
     b = np.uint64(0)
     for _ in range(tiles):
@@ -391,12 +393,12 @@ def start_board(state: np.uint64, tiles: np.int64, p4: float) -> tuple[np.uint64
 
 @njit
 def play_random_games(
-    n_games: np.int64,
+    n_games: int,
     seed: np.uint64,
     p4: float,
-    start_tiles: np.int64,
+    start_tiles: int,
     start_p4: float,
-    first: np.int64 = 0,
+    first: int = 0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Play games ``first .. first+n_games-1`` with uniformly random legal moves; per game:
     score, max exponent, moves.
@@ -437,7 +439,7 @@ def play_random_games(
 
 
 @njit
-def random_game_boards(n_games: np.int64, seed: np.uint64, p4: float) -> np.ndarray:
+def random_game_boards(n_games: int, seed: np.uint64, p4: float) -> np.ndarray:
     """Every position (before each move) of ``n_games`` random games: the benchmark's boards."""
     out = np.empty(1024, np.uint64)
     n = 0

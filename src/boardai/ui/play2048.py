@@ -10,10 +10,18 @@ from boardai.ui.keys import cbreak, read_key
 
 #: Keys that move: arrows, WASD and vi's hjkl.
 MOVE_KEYS = {
-    "up": 0, "w": 0, "k": 0,
-    "right": 1, "d": 1, "l": 1,
-    "down": 2, "s": 2, "j": 2,
-    "left": 3, "a": 3, "h": 3,
+    "up": 0,
+    "w": 0,
+    "k": 0,
+    "right": 1,
+    "d": 1,
+    "l": 1,
+    "down": 2,
+    "s": 2,
+    "j": 2,
+    "left": 3,
+    "a": 3,
+    "h": 3,
 }
 HELP = "arrows / WASD / hjkl move   u undo   n new game   q quit"
 
@@ -21,7 +29,8 @@ HELP = "arrows / WASD / hjkl move   u undo   n new game   q quit"
 def _screen(game: Game, best: int, note: str, clear: bool) -> str:
     head = "\x1b[H\x1b[2J" if clear else "\n"
     lines = [
-        f"score {game.score}   best tile {game.board.max_tile()}   moves {game.moves}   best score {best}",
+        f"score {game.score}   best tile {game.board.max_tile()}   moves {game.moves}"
+        f"   best score {best}",
         "",
         str(game.board),
         "",
@@ -30,7 +39,9 @@ def _screen(game: Game, best: int, note: str, clear: bool) -> str:
     return head + "\n".join(lines) + "\n"
 
 
-def play(seed: int | None = None, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
+def play(
+    seed: int | None = None, stdin: IO[str] | None = None, stdout: IO[str] | None = None
+) -> int:
     """Run the game loop until the player quits or input ends; returns the last score."""
     stdin = stdin or sys.stdin
     out = stdout or sys.stdout
@@ -43,7 +54,10 @@ def play(seed: int | None = None, stdin: IO[str] | None = None, stdout: IO[str] 
         while True:
             best = max(best, game.score)
             if game.is_over():
-                note = f"game over: score {game.score}, best tile {game.board.max_tile()}   n new game   u undo   q quit"
+                note = (
+                    f"game over: score {game.score}, best tile {game.board.max_tile()}"
+                    "   n new game   u undo   q quit"
+                )
             out.write(_screen(game, best, note, clear))
             out.flush()
             note = ""
