@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,6 +92,24 @@ def write_records(
         f.write(old)
         for record in records:
             f.write(json.dumps(record, separators=(",", ":")) + "\n")
+
+
+class RecordSink:
+    """Where finished games go: appended to a JSON-lines file (thread-safe), or nowhere.
+
+    Args:
+        path: the file (None: keep nothing).
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+
+    def save(self, record: dict[str, Any]) -> None:
+        """Append ``record`` (atomically: the file is rewritten with the new line)."""
+        if self.path is not None:
+            with self._lock:
+                write_records(self.path, [record], append=True)
 
 
 def pick(records: list[dict[str, Any]], index: int, where: str = "records") -> dict[str, Any]:

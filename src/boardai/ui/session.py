@@ -37,6 +37,17 @@ def evaluation(agent: Any, state: Any) -> list[float | None] | None:
     return [float(v) if v is not None and math.isfinite(v) else None for v in values]
 
 
+def keep(session: Any, sink: Any, source: str) -> None:
+    """Save a played session's game to ``sink`` once (replays, set positions and games
+    without a move are not saved); ``source`` (``web``, ``tui``) goes into the record."""
+    if session.kind == "replay" or session.custom or session.saved or not session.game.moves:
+        return
+    record = session.record()
+    record["source"] = source
+    sink.save(record)
+    session.saved = True
+
+
 class AgentCache:
     """Players built from specs once per session (they may hold caches or loaded models)."""
 
@@ -66,6 +77,7 @@ class Session2048:
     """
 
     kind = "2048"
+    saved = False
 
     def __init__(
         self, seed: int | None = None, grid: Sequence[Sequence[int]] | None = None, p4: float = 0.1
@@ -272,6 +284,7 @@ class SessionOthello:
 
     kind = "othello"
     custom = False
+    saved = False
 
     def __init__(
         self, human: str = "black", player: str = "random", seed: int | None = None

@@ -15,8 +15,9 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 
+from boardai.records import RecordSink
 from boardai.ui import theme
-from boardai.ui.web.protocol import MAX_MESSAGE, Connection, RecordSink, agent_lists
+from boardai.ui.web.protocol import MAX_MESSAGE, Connection, agent_lists
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger(__name__)

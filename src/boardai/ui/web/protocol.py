@@ -26,11 +26,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import threading
 from collections.abc import Callable
 from typing import Any
 
 from boardai.errors import UsageError
+from boardai.records import RecordSink
+from boardai.ui.session import Session2048, SessionOthello, SessionReplay, keep
 
 log = logging.getLogger(__name__)
 
@@ -43,23 +44,6 @@ GAMES = ("2048", "othello")
 def error(message: str, request: str | None = None) -> dict[str, Any]:
     """An error reply."""
     return {"type": "error", "message": message, "request": request}
-
-
-class RecordSink:
-    """Appends finished games to a JSON-lines file (thread-safe; None: keep nothing)."""
-
-    def __init__(self, path: Any = None) -> None:
-        self.path = path
-        self._lock = threading.Lock()
-
-    def save(self, record: dict[str, Any]) -> None:
-        """Append ``record`` (atomically: the file is rewritten with the new line)."""
-        if self.path is None:
-            return
-        from boardai.records import write_records
-
-        with self._lock:
-            write_records(self.path, [record], append=True)
 
 
 def _int(msg: dict[str, Any], key: str, lo: int, hi: int, default: int | None = None) -> int | None:
@@ -90,7 +74,6 @@ class Connection:
         self.session: Any = None
         self.sink = sink or RecordSink()
         self.max_message = max_message
-        self._saved = False
         self._handlers: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "new": self._new,
             "move": self._move,
@@ -149,32 +132,23 @@ class Connection:
         return {"type": "state", **state}
 
     def _save(self) -> None:
-        s = self.session
-        if s is None or self._saved or getattr(s, "custom", True) or not s.game.moves:
-            return
-        record = s.record()
-        record["source"] = "web"
-        self.sink.save(record)
-        self._saved = True
+        if self.session is not None:
+            keep(self.session, self.sink, "web")
 
     def _new(self, msg: dict[str, Any]) -> dict[str, Any]:
         game = msg.get("game")
         if game not in GAMES:
             raise UsageError(f"unknown game {game!r} (games: {', '.join(GAMES)})")
         if game == "2048":
-            from boardai.ui.session import Session2048
-
             seed = _int(msg, "seed", 0, 2**63 - 1)
             grid = msg.get("board")
             session: Any = Session2048(seed, grid=grid)
         else:
-            from boardai.ui.session import SessionOthello
-
             human = _str(msg, "human", "black")
             seed = _int(msg, "seed", 0, 2**63 - 1)
             session = SessionOthello(human=human, player=_str(msg, "player", "random"), seed=seed)
         self._save()
-        self.session, self._saved = session, False
+        self.session = session
         return self._state()
 
     def _move(self, msg: dict[str, Any]) -> dict[str, Any]:
@@ -212,7 +186,6 @@ class Connection:
         return {"type": "record", "record": session.record()}
 
     def _replay(self, msg: dict[str, Any]) -> dict[str, Any]:
-        from boardai.ui.session import SessionReplay
 
         record = msg.get("record")
         try:
@@ -220,7 +193,7 @@ class Connection:
         except ValueError as e:
             raise UsageError(f"bad record: {e}") from None
         self._save()
-        self.session, self._saved = session, True
+        self.session = session
         return self._state()
 
     def _seek(self, msg: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,527 @@
+"""``boardai tui``: a full-screen terminal app (Textual) for 2048, Othello and replays.
+
+Three screens, switched with 1, 2 and 3: 2048 (arrows or WASD move, u undo, n new game,
+h hint, a autoplay, + and - speed, p next player), Othello against a boardai player (arrows
+move the cursor, enter or space plays, . passes when forced, u undo, n new game, c swap
+colours, o next opponent, h hint), and a replay of a record file (left and right step, home
+and end jump, space plays, [ and ] pick the game). The screens draw the same
+:mod:`boardai.ui.session` objects as the web app, in the same colours (:mod:`boardai.ui.theme`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Header, Static
+
+from boardai.errors import UsageError
+from boardai.records import RecordSink
+from boardai.ui import theme
+from boardai.ui.session import Session2048, SessionOthello, SessionReplay, keep
+
+CELL_W, CELL_H = 8, 3  # a 2048 tile, in characters
+SPEEDS = (1, 2, 4, 8, 15, 30, 60)  # autoplay moves per second
+
+
+def board_text_2048(grid: list[list[int]]) -> Text:
+    """A 2048 grid as coloured text: tiles ``CELL_W`` x ``CELL_H`` on the board colour."""
+    board = f"on {theme.G2048['board']}"
+    text = Text()
+    gap_line = Text(" " * (4 * CELL_W + 5), style=board)
+    text.append_text(gap_line)
+    text.append("\n")
+    for row in grid:
+        for line in range(CELL_H):
+            text.append(" ", style=board)
+            for value in row:
+                background, ink = theme.tile_colors(value)
+                label = str(value) if value and line == CELL_H // 2 else ""
+                text.append(label.center(CELL_W), style=f"bold {ink} on {background}")
+                text.append(" ", style=board)
+            text.append("\n")
+        text.append_text(gap_line)
+        text.append("\n")
+    return text
+
+
+def board_text_othello(state: dict[str, Any], cursor: int | None = None) -> Text:
+    """An Othello position as coloured text (legal moves, the last move, flips, a cursor)."""
+    c = theme.OTHELLO
+    legal = set(state["legal"]) if cursor is not None else set()
+    flips = set(state["flips"])
+    text = Text(
+        "   " + "".join(f" {ch}  " for ch in "abcdefgh") + "\n",
+        style=f"{c['text']} on {c['frame']}",
+    )
+    for r in range(8):
+        text.append(f" {r + 1} ", style=f"{c['text']} on {c['frame']}")
+        for col in range(8):
+            i = 8 * r + col
+            ch = state["cells"][i]
+            background = c["flip"] if i in flips else c["legal"] if i == cursor else c["board"]
+            if i == state["last"]:
+                background = c["last"]
+            if ch == "B":
+                glyph, ink = " ●  ", c["black"]
+            elif ch == "W":
+                glyph, ink = " ●  ", c["white"]
+            elif i in legal:
+                glyph, ink = " ·  ", c["legal"]
+            else:
+                glyph, ink = "    ", c["board"]
+            text.append(glyph, style=f"bold {ink} on {background}")
+        text.append("\n")
+    return text
+
+
+class Screen2048(Screen[None]):
+    """2048: play, hint, autoplay with a speed, undo."""
+
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        Binding("up,w", "move(0)", "up", show=False),
+        Binding("right,d", "move(1)", "right", show=False),
+        Binding("down,s", "move(2)", "down", show=False),
+        Binding("left,a", "move(3)", "left", show=False),
+        ("u", "undo", "undo"),
+        ("n", "new", "new game"),
+        ("h", "hint", "hint"),
+        ("space", "autoplay", "autoplay"),
+        ("plus,equals_sign", "speed(1)", "faster"),
+        ("minus", "speed(-1)", "slower"),
+        ("p", "player", "next player"),
+    ]
+
+    def __init__(self, players: list[str], seed: int | None, sink: RecordSink) -> None:
+        super().__init__()
+        self.players = players
+        self.player = players[0]
+        self.seed = seed
+        self.sink = sink
+        self.session = Session2048(seed)
+        self.best = 0
+        self.speed = 3  # index into SPEEDS
+        self.timer: Timer | None = None
+        self.busy = False
+        self.note = "arrows or WASD move; space autoplays"
+        self.keep_playing = False
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="status")
+        yield Static(id="board")
+        yield Static(id="note")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.redraw()
+
+    def redraw(self) -> None:
+        s = self.session.state()
+        self.best = max(self.best, s["score"])
+        auto = f"autoplay {SPEEDS[self.speed]}/s" + (" (on)" if self.timer else "")
+        self.query_one("#status", Static).update(
+            f"score {s['score']}   best {self.best}   moves {s['moves']}   "
+            f"player {self.player}   {auto}"
+        )
+        self.query_one("#board", Static).update(board_text_2048(s["grid"]))
+        note = self.note
+        if s["over"]:
+            note = f"Game over! score {s['score']}: n new game, u undo"
+            keep(self.session, self.sink, "tui")
+        elif s["won"] and not self.keep_playing:
+            note = "You win! Keep playing (any move) or n for a new game"
+            self.keep_playing = True
+        self.query_one("#note", Static).update(note)
+
+    def _act(self, fn: Any, *args: Any) -> None:
+        try:
+            fn(*args)
+            self.note = ""
+        except UsageError as e:
+            self.note = str(e)
+        self.redraw()
+
+    def action_move(self, action: int) -> None:
+        if not self.busy:
+            self._act(self.session.move, action)
+
+    def action_undo(self) -> None:
+        if not self.busy:
+            self._act(self.session.undo)
+
+    def action_new(self) -> None:
+        self.stop()
+        keep(self.session, self.sink, "tui")
+        self.session = Session2048(None if self.seed is None else self.seed + 1)
+        self.seed = None if self.seed is None else self.seed + 1
+        self.keep_playing = False
+        self.note = "new game"
+        self.redraw()
+
+    async def action_hint(self) -> None:
+        if self.busy:
+            return
+        self.busy = True
+        try:
+            hint = await asyncio.to_thread(self.session.hint, self.player)
+            self.note = f"{self.player} suggests {hint['move']}"
+            if hint["values"]:
+                names = ("up", "right", "down", "left")
+                shown = [
+                    f"{n} {v:,.1f}"
+                    for n, v in zip(names, hint["values"], strict=True)
+                    if v is not None
+                ]
+                self.note += " (" + ", ".join(shown) + ")"
+        except UsageError as e:
+            self.note = str(e)
+        finally:
+            self.busy = False
+        self.redraw()
+
+    def action_autoplay(self) -> None:
+        if self.timer:
+            self.stop()
+        else:
+            self.timer = self.set_interval(1 / SPEEDS[self.speed], self._tick)
+        self.redraw()
+
+    def stop(self) -> None:
+        if self.timer:
+            self.timer.stop()
+            self.timer = None
+
+    def action_speed(self, step: int) -> None:
+        self.speed = min(len(SPEEDS) - 1, max(0, self.speed + step))
+        if self.timer:
+            self.stop()
+            self.timer = self.set_interval(1 / SPEEDS[self.speed], self._tick)
+        self.redraw()
+
+    def action_player(self) -> None:
+        self.player = self.players[(self.players.index(self.player) + 1) % len(self.players)]
+        self.redraw()
+
+    async def _tick(self) -> None:
+        if self.busy:
+            return
+        self.busy = True
+        try:
+            await asyncio.to_thread(self.session.step, self.player)
+        except UsageError as e:
+            self.note = str(e)
+            self.stop()
+        finally:
+            self.busy = False
+        if self.session.game.is_over():
+            self.stop()
+        self.redraw()
+
+
+class ScreenOthello(Screen[None]):
+    """Othello against a boardai player."""
+
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        Binding("up", "cursor(-8)", "up", show=False),
+        Binding("down", "cursor(8)", "down", show=False),
+        Binding("left", "cursor(-1)", "left", show=False),
+        Binding("right", "cursor(1)", "right", show=False),
+        ("enter,space", "play", "play"),
+        ("full_stop", "pass", "pass"),
+        ("u", "undo", "undo"),
+        ("n", "new", "new game"),
+        ("c", "colour", "swap colours"),
+        ("o", "opponent", "next opponent"),
+        ("h", "hint", "hint"),
+    ]
+
+    def __init__(
+        self, opponents: list[str], hint_player: str, seed: int | None, sink: RecordSink
+    ) -> None:
+        super().__init__()
+        self.opponents = opponents
+        self.opponent = opponents[0]
+        self.hint_player = hint_player
+        self.human = "black"
+        self.seed = seed
+        self.sink = sink
+        self.session: SessionOthello | None = None
+        self.cursor = 19  # d3
+        self.busy = False
+        self.note = ""
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="status")
+        yield Static(id="board")
+        yield Static(id="note")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        await self.action_new()
+
+    def redraw(self) -> None:
+        if self.session is None:
+            self.query_one("#status", Static).update("starting...")
+            return
+        s = self.session.state()
+        your_turn = not s["over"] and s["to_move"] == s["human"]
+        self.query_one("#status", Static).update(
+            f"you: {s['human']}   against {s['player']}   "
+            f"black {s['counts']['black']}  white {s['counts']['white']}   "
+            + (
+                s["result"]
+                if s["over"]
+                else "your move"
+                if your_turn
+                else f"{s['to_move']} to move"
+            )
+        )
+        self.query_one("#board", Static).update(
+            board_text_othello(s, self.cursor if your_turn else None)
+        )
+        note = self.note or s["message"]
+        if s["pass_forced"]:
+            note = "you have no move: press . to pass"
+        if s["over"]:
+            keep(self.session, self.sink, "tui")
+        self.query_one("#note", Static).update(note)
+
+    async def _run(self, fn: Any, *args: Any) -> Any:
+        if self.busy:
+            return None
+        self.busy = True
+        self.note = "thinking..."
+        self.redraw()
+        try:
+            out = await asyncio.to_thread(fn, *args)
+            self.note = ""
+            return out
+        except UsageError as e:
+            self.note = str(e)
+            return None
+        finally:
+            self.busy = False
+            self.redraw()
+
+    def action_cursor(self, step: int) -> None:
+        row, col = divmod(self.cursor, 8)
+        if step in (-1, 1):
+            col = (col + step) % 8
+        else:
+            row = (row + step // 8) % 8
+        self.cursor = 8 * row + col
+        self.redraw()
+
+    async def action_play(self) -> None:
+        if self.session is not None:
+            await self._run(
+                self.session.move, "abcdefgh"[self.cursor % 8] + str(self.cursor // 8 + 1)
+            )
+
+    async def action_pass(self) -> None:
+        if self.session is not None:
+            await self._run(self.session.move, "pass")
+
+    async def action_undo(self) -> None:
+        if self.session is not None:
+            await self._run(self.session.undo)
+
+    async def action_new(self) -> None:
+        if self.session is not None:
+            keep(self.session, self.sink, "tui")
+        session = await self._run(SessionOthello, self.human, self.opponent, self.seed)
+        if session is not None:
+            self.session = session
+        self.redraw()
+
+    async def action_colour(self) -> None:
+        self.human = "white" if self.human == "black" else "black"
+        await self.action_new()
+
+    async def action_opponent(self) -> None:
+        self.opponent = self.opponents[
+            (self.opponents.index(self.opponent) + 1) % len(self.opponents)
+        ]
+        await self.action_new()
+
+    async def action_hint(self) -> None:
+        if self.session is not None:
+            hint = await self._run(self.session.hint, self.hint_player)
+            if hint is not None:
+                self.cursor = hint["action"] if hint["action"] < 64 else self.cursor
+                self.note = f"{self.hint_player} suggests {hint['move']}"
+                self.redraw()
+
+
+class ScreenReplay(Screen[None]):
+    """Step through the games of a record file."""
+
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        ("left", "step(-1)", "back"),
+        ("right", "step(1)", "forward"),
+        ("home", "jump(0)", "start"),
+        ("end", "jump(-1)", "end"),
+        ("space", "play", "play/pause"),
+        ("left_square_bracket", "game(-1)", "previous game"),
+        ("right_square_bracket", "game(1)", "next game"),
+    ]
+
+    def __init__(self, records: list[dict[str, Any]], game: int = 0) -> None:
+        super().__init__()
+        self.records = records
+        self.game = game
+        self.session: SessionReplay | None = None
+        self.timer: Timer | None = None
+        self.note = ""
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="status")
+        yield Static(id="board")
+        yield Static(id="note")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.load()
+
+    def load(self) -> None:
+        self.session = None
+        if not self.records:
+            self.note = "no record file: run 'boardai tui --replay FILE'"
+        else:
+            try:
+                self.session = SessionReplay(self.records[self.game])
+                self.note = ""
+            except ValueError as e:
+                self.note = f"game {self.game}: {e}"
+        self.redraw()
+
+    def redraw(self) -> None:
+        if self.session is None:
+            self.query_one("#status", Static).update("")
+            self.query_one("#board", Static).update("")
+            self.query_one("#note", Static).update(self.note)
+            return
+        s = self.session.state()
+        where = f"game {self.game} of {len(self.records)}   position {s['index']}/{s['length'] - 1}"
+        where += f"   after {s['move']}" if s["move"] else "   (start)"
+        if s["of"] == "2048":
+            where += f"   score {s['score']}"
+            board = board_text_2048(s["grid"])
+        else:
+            where += f"   black {s['counts']['black']}  white {s['counts']['white']}"
+            board = board_text_othello(s)
+        self.query_one("#status", Static).update(where)
+        self.query_one("#board", Static).update(board)
+        self.query_one("#note", Static).update(self.note)
+
+    def action_step(self, step: int) -> None:
+        if self.session is not None:
+            target = self.session.index + step
+            if 0 <= target < len(self.session.frames):
+                self.session.seek(target)
+            self.redraw()
+
+    def action_jump(self, index: int) -> None:
+        if self.session is not None:
+            self.session.seek(index % len(self.session.frames))
+            self.redraw()
+
+    def action_game(self, step: int) -> None:
+        if self.records:
+            self.game = (self.game + step) % len(self.records)
+            self.load()
+
+    def action_play(self) -> None:
+        if self.timer:
+            self.timer.stop()
+            self.timer = None
+        elif self.session is not None:
+            self.timer = self.set_interval(0.15, self._tick)
+
+    def _tick(self) -> None:
+        if self.session is None or self.session.index >= len(self.session.frames) - 1:
+            if self.timer:
+                self.timer.stop()
+                self.timer = None
+            return
+        self.action_step(1)
+
+
+def _order(names: list[str], first: str | None, preferred: tuple[str, ...]) -> list[str]:
+    """``names`` with ``first`` (or the first preferred one there) at the front."""
+    lead = first or next((p for p in preferred if p in names), names[0] if names else "random")
+    return [lead, *[n for n in names if n != lead]]
+
+
+class BoardApp(App[None]):
+    """The terminal app. 1: 2048, 2: Othello, 3: replay; q quits.
+
+    Args:
+        player: the 2048 player for hints and autoplay (default: the strongest there is).
+        opponent: the Othello opponent (default: the strongest there is).
+        seed: seeds the games.
+        records: games to replay (from :func:`boardai.records.read_records`).
+        game: the record to show first.
+        record_path: finished games are appended here.
+        start: the first screen, ``2048``, ``othello`` or ``replay``.
+    """
+
+    TITLE = "boardai"
+    CSS = """
+    #status { padding: 0 1; }
+    #board { padding: 1 1 0 1; width: auto; }
+    #note { padding: 0 1; color: $warning; }
+    """
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        ("1", "switch_mode('2048')", "2048"),
+        ("2", "switch_mode('othello')", "Othello"),
+        ("3", "switch_mode('replay')", "replay"),
+        ("q", "quit", "quit"),
+    ]
+
+    def __init__(
+        self,
+        player: str | None = None,
+        opponent: str | None = None,
+        seed: int | None = None,
+        records: list[dict[str, Any]] | None = None,
+        game: int = 0,
+        record_path: str | None = None,
+        start: str = "2048",
+    ) -> None:
+        super().__init__()
+        from boardai.g2048.agents import agent_names
+
+        sink = RecordSink(record_path)
+        players = _order(list(agent_names()), player, ("expectimax", "heuristic", "greedy"))
+        try:
+            from boardai.othello.agents import agent_names as othello_names
+
+            opponents = _order(list(othello_names()), opponent, ("alphabeta", "wpc", "greedy"))
+        except ImportError:  # pragma: no cover - Othello is part of boardai
+            opponents = ["random"]
+        self.screens_made = {
+            "2048": Screen2048(players, seed, sink),
+            "othello": ScreenOthello(opponents, opponents[0], seed, sink),
+            "replay": ScreenReplay(records or [], game),
+        }
+        self.first = start
+
+    def on_mount(self) -> None:
+        for name, screen in self.screens_made.items():
+            self.add_mode(name, lambda screen=screen: screen)
+        self.switch_mode(self.first)
+
+    def on_unmount(self) -> None:
+        for screen in self.screens_made.values():
+            session = getattr(screen, "session", None)
+            if session is not None and hasattr(screen, "sink"):
+                keep(session, screen.sink, "tui")
