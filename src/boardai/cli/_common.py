@@ -13,26 +13,24 @@ if TYPE_CHECKING:
     from rich.progress import Progress
 
 
-def positive_int(text: str) -> int:
-    """argparse type: an integer >= 1."""
+def _int_at_least(low: int, text: str) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is not >= 1")
+    if value < low:
+        raise argparse.ArgumentTypeError(f"{value} is not >= {low}")
     return value
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    return _int_at_least(1, text)
 
 
 def nonneg_int(text: str) -> int:
     """argparse type: an integer >= 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is not >= 0")
-    return value
+    return _int_at_least(0, text)
 
 
 def probability(text: str) -> float:
