@@ -193,3 +193,80 @@ def test_a_slow_player_does_not_block_other_games():
         assert (await thinking)["moves"] == 1
 
     asyncio.run(main())
+
+
+def test_an_othello_game(sock):
+    s = sock.ask(
+        {"type": "new", "game": "othello", "human": "black", "player": "random", "seed": 1}
+    )
+    assert s["type"] == "state" and s["counts"] == {"black": 2, "white": 2}
+    assert sorted(s["legal"]) == [19, 26, 37, 44] and s["to_move"] == "black"
+    s = sock.ask({"type": "move", "move": "d3"})
+    assert s["moves"][0] == "d3" and len(s["moves"]) == 2 and s["to_move"] == "black"
+    assert s["last"] is not None and s["flips"]
+    hint = sock.ask({"type": "hint", "player": "random"})
+    assert hint["action"] in s["legal"]
+    record = sock.ask({"type": "record"})["record"]
+    assert record["game"] == "othello" and record["moves"] == s["moves"]
+    s = sock.ask({"type": "undo"})
+    assert s["moves"] == [] and not s["can_undo"]
+
+
+def test_othello_as_white_gets_the_first_reply(sock):
+    s = sock.ask({"type": "new", "game": "othello", "human": "white", "player": "random"})
+    assert len(s["moves"]) == 1 and s["to_move"] == "white" and s["counts"]["black"] == 4
+    sock.error({"type": "undo"}, "nothing to undo")
+
+
+@pytest.mark.parametrize(
+    ("msg", "words"),
+    [
+        ({"type": "move", "move": "a1"}, ["illegal move a1"]),
+        ({"type": "move", "move": "pass"}, ["illegal move pass"]),
+        ({"type": "move", "move": "z9"}, ["unknown move"]),
+        ({"type": "move", "move": 19}, ["'move' must be"]),
+        ({"type": "move"}, ["'move' must be"]),
+        ({"type": "step", "player": "random"}, ["not a 2048 game"]),
+        ({"type": "hint", "player": "nobody"}, ["unknown othello agent"]),
+        ({"type": "undo"}, ["nothing to undo"]),
+    ],
+)
+def test_bad_othello_requests_get_errors(sock, msg, words):
+    sock.ask({"type": "new", "game": "othello", "player": "random"})
+    sock.error(msg, *words)
+    assert sock.ask({"type": "move", "move": "d3"})["type"] == "state"
+
+
+@pytest.mark.parametrize(
+    ("msg", "words"),
+    [
+        ({"human": "red"}, ["black or white"]),
+        ({"player": "nobody"}, ["unknown othello agent"]),
+        ({"player": ""}, ["'player' must be"]),
+        ({"seed": 1.5}, ["seed"]),
+    ],
+)
+def test_bad_othello_games_get_errors(sock, msg, words):
+    sock.error({"type": "new", "game": "othello", **msg}, *words)
+
+
+def test_othello_replay(sock):
+    from boardai.othello import Game as OthelloGame
+
+    g = OthelloGame()
+    for move in ("d3", "c5", "f6"):
+        g.play(move)
+    s = sock.ask({"type": "replay", "record": g.to_record()})
+    assert s["of"] == "othello" and s["length"] == 4 and s["counts"] == {"black": 2, "white": 2}
+    s = sock.ask({"type": "seek", "index": 3})
+    assert s["move"] == "f6" and s["last"] == 45 and s["flips"]
+
+
+def test_each_socket_has_its_own_game(server):
+    with connect(server.ws) as a, connect(server.ws) as b:
+        sa, sb = Socket(a), Socket(b)
+        first = sa.ask({"type": "new", "game": "2048", "seed": 11})
+        sb.ask({"type": "new", "game": "othello", "player": "random"})
+        sa.ask({"type": "step", "player": "random"})
+        assert sb.ask({"type": "move", "move": "d3"})["game"] == "othello"
+        assert sa.ask({"type": "undo"})["grid"] == first["grid"]

@@ -280,6 +280,7 @@ class SessionOthello:
         human: the person's colour, ``"black"`` (moves first) or ``"white"``.
         player: the opponent's spec (its strength is in its options, e.g. a search depth).
         seed: seeds the players' randomness.
+        start: the first position (an Othello ``Board``; the standard one by default).
     """
 
     kind = "othello"
@@ -287,7 +288,11 @@ class SessionOthello:
     saved = False
 
     def __init__(
-        self, human: str = "black", player: str = "random", seed: int | None = None
+        self,
+        human: str = "black",
+        player: str = "random",
+        seed: int | None = None,
+        start: Any = None,
     ) -> None:
         from boardai.othello.agents import make_agent
         from boardai.othello.board import COLOR_NAMES
@@ -300,7 +305,7 @@ class SessionOthello:
         self.player = player.strip()
         self.opponent = self.agents.get(self.player)
         names = ("person", self.player)
-        self.game = Game(players=names if self.human == 0 else names[::-1])
+        self.game = Game(start, players=names if self.human == 0 else names[::-1])
         self.message = ""
         self._reply()
 

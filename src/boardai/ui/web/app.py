@@ -58,8 +58,8 @@ def create_app(record_path: str | Path | None = None, max_message: int = MAX_MES
                 text = message.get("text")
                 reply = await connection.handle(text if text is not None else message.get("bytes"))
                 await websocket.send_json(reply)
-        except WebSocketDisconnect:
-            pass
+        except (WebSocketDisconnect, OSError, RuntimeError):
+            pass  # the browser went away, maybe while a player was thinking
         finally:
             try:
                 connection.close()

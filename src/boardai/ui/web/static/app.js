@@ -198,7 +198,7 @@ const g2048 = {
   },
   status(text) { $("status2048").textContent = text; },
   key(e) {
-    if (!$("g2048").classList.contains("active") || e.target.tagName === "INPUT") return;
+    if (!$("g2048").classList.contains("active") || ["INPUT", "SELECT"].includes(e.target.tagName)) return;
     const keys = { ArrowUp: 0, ArrowRight: 1, ArrowDown: 2, ArrowLeft: 3, w: 0, d: 1, s: 2, a: 3, W: 0, D: 1, S: 2, A: 3 };
     if (e.key in keys) {
       e.preventDefault();

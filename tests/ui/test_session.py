@@ -1,0 +1,70 @@
+"""Game sessions: what both screens play through."""
+
+from __future__ import annotations
+
+import pytest
+
+from boardai.errors import UsageError
+from boardai.othello import BLACK, Board
+from boardai.ui.session import Session2048, SessionOthello, SessionReplay, evaluation
+
+
+def test_a_forced_pass_then_the_reply():
+    # black (the person) has no move; white takes b1 with c1 and the game ends
+    rows = [[2, 1, 0, 0, 0, 0, 0, 0]] + [[0] * 8] * 7
+    s = SessionOthello("black", "random", seed=1, start=Board.from_grid(rows, BLACK))
+    state = s.state()
+    assert state["pass_forced"] and state["legal"] == []
+    with pytest.raises(UsageError, match="illegal move a3"):
+        s.move("a3")
+    s.move("pass")
+    state = s.state()
+    assert state["over"] and state["result"] == "white wins 3-0"
+    assert state["last"] == 2 and state["flips"] == [1]
+    with pytest.raises(UsageError, match="over"):
+        s.move("pass")
+
+
+def test_the_ai_passes_for_itself():
+    # white (the AI) to move has none; it passes and the person plays on
+    rows = [[1, 2, 0, 0, 0, 0, 0, 0]] + [[0] * 8] * 7
+    s = SessionOthello("black", "random", start=Board.from_grid(rows, 1))
+    assert s.game.move_texts() == ["pass"] and "white passes" in s.state()["message"]
+    assert s.state()["legal"] == [2]
+
+
+def test_2048_won_and_over_flags():
+    s = Session2048(grid=[[1024, 1024, 0, 0], [0] * 4, [0] * 4, [0] * 4])
+    assert not s.state()["won"]
+    s.move("left")
+    assert s.state()["won"] and s.state()["score"] == 2048
+    with pytest.raises(UsageError, match="no exact record"):
+        s.record()
+
+
+def test_evaluation_reads_what_a_player_exposes():
+    class Values:
+        def action_values(self, state):
+            return [1.0, None, float("nan"), float("-inf")]
+
+    class Last:
+        class last:  # noqa: N801 - mimics a search result attribute
+            values = (3.0, 2.0, 1.0, 0.0)
+
+    assert evaluation(Values(), None) == [1.0, None, None, None]
+    assert evaluation(Last(), None) == [3.0, 2.0, 1.0, 0.0]
+    assert evaluation(object(), None) is None
+
+
+def test_replay_seek_animates_single_steps():
+    from boardai.g2048 import Game
+
+    g = Game(seed=9)
+    for _ in range(4):
+        g.move(g.board.legal_actions()[0])
+    r = SessionReplay(g.to_record())
+    r.seek(1)
+    assert not r.state()["animation"]["reset"]
+    assert any(t["kind"] == "new" for t in r.state()["animation"]["tiles"])
+    r.seek(4)
+    assert r.state()["animation"]["reset"] and r.state()["grid"] == g.board.to_grid()
