@@ -190,3 +190,28 @@ def test_board_image_colours_and_text() -> None:
     centre = img[10:60, 10:60].reshape(-1, 3)
     assert len({tuple(p) for p in centre}) == 2  # tile colour and the digit colour
     assert board_text(board).count("2048") == 1
+
+
+def test_bench_env_command_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    from boardai.cli import main
+
+    assert (
+        main(
+            [
+                "bench",
+                "env",
+                "--steps",
+                "300",
+                "--num-envs",
+                "4",
+                "--vector-steps",
+                "5",
+                "--repeat",
+                "1",
+                "--json",
+            ]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert '"vector_exponents_steps_per_s"' in out and '"single_make_random_steps_per_s"' in out

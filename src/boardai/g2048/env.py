@@ -19,9 +19,9 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from boardai.g2048 import env_core as C  # noqa: N812
-from boardai.g2048 import observations as O  # noqa: N812
-from boardai.g2048 import rewards as R  # noqa: N812
+from boardai.g2048 import env_core as C
+from boardai.g2048 import observations as O
+from boardai.g2048 import rewards as R
 from boardai.g2048.board import Board
 
 #: A reward function: ``fn(board, action, afterstate, score_gain) -> reward`` where ``board``

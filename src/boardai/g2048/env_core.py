@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 from boardai._jit import njit
-from boardai.g2048 import kernels as K  # noqa: N812
-from boardai.g2048 import observations as O  # noqa: N812
-from boardai.g2048 import rewards as R  # noqa: N812
+from boardai.g2048 import kernels as K
+from boardai.g2048 import observations as O
+from boardai.g2048 import rewards as R
 
 # Slots of the config array.
 P4, START_P4, START_TILES, REWARD, MOVE_PENALTY, INVALID_PENALTY, TERMINATE_INVALID = range(7)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from boardai._jit import njit
-from boardai.g2048 import kernels as K  # noqa: N812
+from boardai.g2048 import kernels as K
 
 #: Encoding names, in the order of their codes in the compiled kernels.
 KINDS = ("exponents", "onehot", "lookahead2")
@@ -106,3 +106,20 @@ def observe(board: object, kind: str = "onehot", planes: int = 16) -> np.ndarray
     out = np.zeros(int(np.prod(shape)), np.uint8)
     write_observation(kind_code(kind), np.uint64(board.lo), np.uint64(board.hi), planes, out)  # type: ignore[attr-defined]
     return out.reshape(shape)
+
+
+@njit
+def _encode_all(kind: np.int64, boards: np.ndarray, planes: np.int64, out: np.ndarray) -> None:
+    for i in range(boards.shape[0]):
+        write_observation(kind, boards[i, 0], boards[i, 1], planes, out[i])
+
+
+def encode_boards(boards: np.ndarray, kind: str = "onehot", planes: int = 16) -> np.ndarray:
+    """Encoding ``kind`` of many packed boards: ``boards`` is ``(n, 2)`` uint64 ``(lo, hi)``
+    (as :meth:`~boardai.g2048.vector_env.Game2048VectorEnv.board_states` gives); returns
+    ``(n, *shape)`` uint8."""
+    shape = observation_shape(kind, planes)
+    boards = np.ascontiguousarray(boards, dtype=np.uint64).reshape(-1, 2)
+    out = np.empty((len(boards), int(np.prod(shape))), np.uint8)
+    _encode_all(kind_code(kind), boards, planes, out)
+    return out.reshape(len(boards), *shape)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from boardai._jit import njit
-from boardai.g2048 import kernels as K  # noqa: N812
+from boardai.g2048 import kernels as K
 
 #: Reward names, in the order of their codes in the compiled kernels.
 KINDS = ("score", "log2", "shaped")

@@ -27,7 +27,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from boardai._jit import njit
-from boardai.g2048 import env_core as C  # noqa: N812
+from boardai.g2048 import env_core as C
 from boardai.g2048.board import Board
 from boardai.g2048.env import DEFAULT_MAX_STEPS, env_options
 
@@ -184,6 +184,10 @@ class Game2048VectorEnv(gym.vector.VectorEnv):
     def action_masks(self) -> np.ndarray:
         """The legal moves of every board, bool ``(N, 4)``."""
         return self._masks.astype(bool)
+
+    def board_states(self) -> np.ndarray:
+        """The packed boards, ``(N, 2)`` uint64 ``(lo, hi)`` (a copy)."""
+        return self._states[:, : C.RNG].copy()
 
     def boards(self) -> list[Board]:
         """The current positions."""

@@ -1,0 +1,129 @@
+"""``boardai bench env``: steps per second of the Gymnasium env and of the vector env."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from boardai.cli._common import positive_int
+
+
+def register(app: Any) -> None:
+    p = app.command(
+        "bench env",
+        help="steps per second of boardai/2048-v0 (single env and native vector env)",
+        description=(
+            "Random-policy steps per second. single_*: one env through gymnasium.make (with its\n"
+            "checker wrappers) and unwrapped, with uniformly random actions (an illegal one is a\n"
+            "no-op step) and with a random legal action drawn from info['action_mask'];\n"
+            "vector_*: make_vec with --num-envs boards, random actions, exponents and onehot\n"
+            "observations. Medians of --repeat runs."
+        ),
+        examples="boardai bench env\nboardai bench env --json --num-envs 1024 --repeat 5",
+    )
+    p.add_argument(
+        "--steps",
+        type=positive_int,
+        default=200_000,
+        help="single-env steps per run (default 200,000)",
+    )
+    p.add_argument(
+        "--num-envs",
+        type=positive_int,
+        default=1024,
+        help="boards in the vector env (default 1024)",
+    )
+    p.add_argument(
+        "--vector-steps", type=positive_int, default=300, help="vector steps per run (default 300)"
+    )
+    p.add_argument(
+        "--repeat",
+        type=positive_int,
+        default=3,
+        help="timed runs; the median is reported (default 3)",
+    )
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.set_defaults(func=run)
+
+
+def _single(env: Any, actions: Any, legal: bool) -> float:
+    import time
+
+    import numpy as np
+
+    _, info = env.reset(seed=0)
+    u = np.random.default_rng(1).random(len(actions))
+    t = time.perf_counter()
+    for k in range(len(actions)):
+        if legal:
+            mask = info["action_mask"]
+            a = int(np.flatnonzero(mask)[int(u[k] * mask.sum())])
+        else:
+            a = int(actions[k])
+        _, _, term, trunc, info = env.step(a)
+        if term or trunc:
+            _, info = env.reset()
+    return len(actions) / (time.perf_counter() - t)
+
+
+def _vector(envs: Any, actions: Any) -> float:
+    import time
+
+    envs.reset(seed=0)
+    envs.step(actions[0])
+    t = time.perf_counter()
+    for row in actions:
+        envs.step(row)
+    return actions.size / (time.perf_counter() - t)
+
+
+def measure(steps: int, num_envs: int, vector_steps: int, repeat: int) -> dict[str, float]:
+    """The benchmark itself: medians of ``repeat`` runs of each measurement."""
+    import statistics
+
+    import gymnasium as gym
+    import numpy as np
+
+    import boardai  # noqa: F401  (registers the env)
+
+    rng = np.random.default_rng(0)
+    actions = rng.integers(0, 4, steps)
+    vec_actions = rng.integers(0, 4, (vector_steps, num_envs))
+    made = gym.make("boardai/2048-v0", observation="exponents")
+    raw = gym.make("boardai/2048-v0", observation="exponents").unwrapped
+    onehot = gym.make("boardai/2048-v0").unwrapped
+    runs: dict[str, list[float]] = {}
+    vec = {
+        k: gym.make_vec("boardai/2048-v0", num_envs=num_envs, observation=k)
+        for k in ("exponents", "onehot")
+    }
+    _single(raw, actions[:100], False)  # compile or load the kernels outside the timing
+    for _ in range(repeat):
+        runs.setdefault("single_make_random_steps_per_s", []).append(_single(made, actions, False))
+        runs.setdefault("single_raw_random_steps_per_s", []).append(_single(raw, actions, False))
+        runs.setdefault("single_raw_legal_steps_per_s", []).append(_single(raw, actions, True))
+        runs.setdefault("single_raw_onehot_steps_per_s", []).append(_single(onehot, actions, False))
+        for kind, envs in vec.items():
+            runs.setdefault(f"vector_{kind}_steps_per_s", []).append(_vector(envs, vec_actions))
+    out = {k: statistics.median(v) for k, v in runs.items()}
+    out.update(num_envs=float(num_envs), steps=float(steps), repeat=float(repeat))
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    from boardai.cli._common import console
+
+    figures = measure(args.steps, args.num_envs, args.vector_steps, args.repeat)
+    if args.json:
+        import json
+
+        print(json.dumps(figures, indent=2))
+        return 0
+    out = console()
+    for key, value in figures.items():
+        if key.endswith("_per_s"):
+            out.print(f"{key:34s} {value:>14,.0f}")
+    out.print(
+        f"(vector env: {int(figures['num_envs'])} boards; medians of {int(figures['repeat'])} runs)"
+    )
+    return 0

@@ -1,0 +1,145 @@
+"""``boardai train dqn``: deep Q-learning on 2048 (presets seed000, seed003, strong)."""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import dataclasses
+import inspect
+import itertools
+import json
+import textwrap
+from typing import Any
+
+EXAMPLES = """
+boardai train dqn --steps 2000000 --out runs/dqn-strong
+boardai train dqn --preset seed000 --steps 500000 --out runs/dqn-seed000
+boardai train dqn --preset seed003 --exploration lai_robbins --out runs/dqn-seed003
+boardai train dqn --out runs/dqn-strong --resume --steps 4000000
+boardai train dqn --steps 100000 --tensorboard runs/tb --device auto --json
+"""
+
+
+def field_docs(cls: type) -> dict[str, str]:
+    """The docstring written under each field of dataclass ``cls``, by field name."""
+    tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
+    body = tree.body[0].body  # type: ignore[attr-defined]
+    docs = {}
+    for node, nxt in itertools.pairwise(body):
+        if (
+            isinstance(node, ast.AnnAssign)
+            and isinstance(node.target, ast.Name)
+            and isinstance(nxt, ast.Expr)
+            and isinstance(nxt.value, ast.Constant)
+            and isinstance(nxt.value.value, str)
+        ):
+            docs[node.target.id] = " ".join(nxt.value.value.split())
+    return docs
+
+
+def _bool(text: str) -> bool:
+    if text.lower() in ("1", "true", "yes", "on"):
+        return True
+    if text.lower() in ("0", "false", "no", "off"):
+        return False
+    raise argparse.ArgumentTypeError(f"{text!r} is not true or false")
+
+
+def _add_config_options(parser: argparse.ArgumentParser) -> None:
+    from boardai.g2048.train.dqn import DQNConfig
+
+    docs = field_docs(DQNConfig)
+    group = parser.add_argument_group("hyperparameters (default: the preset's value)")
+    for f in dataclasses.fields(DQNConfig):
+        kind = {"int": int, "float": float, "str": str, "bool": _bool}[str(f.type)]
+        group.add_argument(
+            f"--{f.name.replace('_', '-')}",
+            dest=f.name,
+            type=kind,
+            default=None,
+            metavar=str(f.type).upper(),
+            help=f"{docs.get(f.name, '')} (strong: {f.default})",
+        )
+
+
+def register(app: Any) -> None:
+    p = app.command(
+        "train dqn",
+        help="train a deep Q-network to play 2048 (PyTorch)",
+        examples=EXAMPLES,
+        description=(
+            "Train a DQN on boardai/2048-v0. --preset picks seed 000's or seed 003's setup or\n"
+            "the strong default; any hyperparameter below overrides it. Writes checkpoint.pt,\n"
+            "best.pt, log.csv and curve.png to --out; play the result with\n"
+            "'boardai play dqn:model=OUT/best.pt' (or lookahead=1)."
+        ),
+    )
+    p.add_argument(
+        "--preset",
+        choices=["seed000", "seed003", "strong"],
+        default="strong",
+        help="starting configuration (default: strong)",
+    )
+    p.add_argument(
+        "--steps",
+        type=int,
+        default=1_000_000,
+        help="total env steps to train to (default: 1,000,000)",
+    )
+    p.add_argument(
+        "--minutes", type=float, default=None, help="stop after this many minutes of wall time"
+    )
+    p.add_argument("--out", default="runs/dqn", help="run folder (default: runs/dqn)")
+    p.add_argument("--resume", action="store_true", help="continue from OUT/checkpoint.pt")
+    p.add_argument(
+        "--tensorboard", metavar="DIR", default=None, help="write TensorBoard logs to DIR"
+    )
+    p.add_argument("--json", action="store_true", help="print the final summary as JSON")
+    _add_config_options(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from boardai.cli._common import console, progress
+    from boardai.errors import UsageError
+    from boardai.g2048.train.dqn import DQNConfig, DQNTrainer, load_checkpoint, preset_config
+
+    overrides = {
+        f.name: getattr(args, f.name)
+        for f in dataclasses.fields(DQNConfig)
+        if getattr(args, f.name) is not None
+    }
+    out = Path(args.out)
+    try:
+        if args.resume:
+            state = load_checkpoint(out / "checkpoint.pt")
+            cfg = DQNConfig(**{**state["config"], **overrides})
+        else:
+            cfg = preset_config(args.preset, **overrides)
+    except (ValueError, TypeError) as e:
+        raise UsageError(str(e)) from None
+    if args.steps < 1:
+        raise UsageError("--steps must be >= 1")
+    trainer = DQNTrainer(cfg, out, tensorboard=args.tensorboard)
+    if args.resume:
+        trainer.load(out / "checkpoint.pt")
+    with progress() as bar:
+        task = bar.add_task("training DQN", total=args.steps, completed=trainer.env_steps)
+        summary = trainer.train(
+            args.steps, minutes=args.minutes, on_progress=lambda n: bar.advance(task, n)
+        )
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        ev = summary["eval"]
+        console().print(
+            f"{summary['env_steps']:,} env steps, {summary['updates']:,} updates, "
+            f"{summary['wall_s']:.0f} s ({summary['env_steps_per_s']:.0f} steps/s, "
+            f"{summary['updates_per_s']:.1f} updates/s)\n"
+            f"greedy over {ev['games']} games: mean {ev['mean']:.0f}, max tile {ev['max_tile']}, "
+            f"2048 reached {100 * ev['reach_2048']:.1f}%\n"
+            f"wrote checkpoint.pt, best.pt, log.csv and curve.png to {out}"
+        )
+    return 130 if summary["interrupted"] else 0

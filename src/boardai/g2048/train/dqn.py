@@ -1,0 +1,753 @@
+"""Deep Q-learning for 2048 (PyTorch): one loop that covers seeds 000 and 003, and more.
+
+Read it top to bottom: :class:`DQNConfig` (every hyperparameter, documented), the presets,
+then :class:`DQNTrainer`: ``collect`` (vector env, exploration), ``update`` (one gradient
+step: Double DQN, n-step, masked targets), ``fit_seed000`` (seed 000's batch fits),
+``evaluate`` (greedy games), ``save``/``load`` (atomic checkpoints) and ``train`` (the loop).
+
+The replay buffer stores packed boards (16 bytes a state), not observations: the network's
+encoding is made when a batch is sampled, and the next state's legal mask is stored beside
+it, so a target never takes the max over an illegal move.
+
+>>> import tempfile
+>>> cfg = DQNConfig(net="fc", planes=12, hidden=16, num_envs=2, warmup=20, batch_size=8,
+...                 eval_games=2, eval_every=0, replay_size=500)
+>>> result = DQNTrainer(cfg, tempfile.mkdtemp()).train(steps=60)
+>>> result["env_steps"] >= 60
+True
+"""
+
+from __future__ import annotations
+
+import copy
+import csv
+import dataclasses
+import math
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from boardai.atomic import atomic_write
+from boardai.errors import ModelFileError
+
+CHECKPOINT_FORMAT = "boardai-dqn-2048"
+CHECKPOINT_VERSION = 1
+
+
+@dataclass
+class DQNConfig:
+    """Hyperparameters of a DQN run (each field's docstring is its ``--help`` line)."""
+
+    net: str = "strong"
+    """network: seed000 (Q(s,a) with the action as input), fc, conv (seed 003), strong"""
+    planes: int = 16
+    """one-hot planes of the board input (seed 003 used 12)"""
+    channels: int = 32
+    """convolution channels (conv, strong)"""
+    hidden: int = 128
+    """width of the dense layer(s)"""
+    reward: str = "log2"
+    """env reward: score, log2 or shaped (seed 003's progressive log reward)"""
+    reward_scale: float = 1.0
+    """rewards are multiplied by this before learning"""
+    move_penalty: float = 0.0
+    """per-move penalty of the shaped reward (seed 003 tried 1.5)"""
+    gamma: float = 0.99
+    """discount factor"""
+    lr: float = 3e-4
+    """Adam learning rate"""
+    batch_size: int = 128
+    """minibatch size"""
+    replay_size: int = 200_000
+    """transitions kept in the replay buffer"""
+    warmup: int = 5_000
+    """transitions collected before learning starts"""
+    num_envs: int = 16
+    """boards played side by side (one batched forward pass picks all their moves)"""
+    train_every: int = 4
+    """env steps per gradient update (the replay ratio is batch_size / train_every)"""
+    target_update: str = "soft"
+    """target network: soft (Polyak, tau), hard (copy every target_period updates), none"""
+    tau: float = 0.005
+    """soft target update rate"""
+    target_period: int = 2_000
+    """gradient updates between hard target copies"""
+    loss: str = "huber"
+    """TD loss: huber or mse"""
+    l2: float = 0.0
+    """L2 penalty (lambda/2 * |theta|^2, seed 003's regulariser)"""
+    grad_clip: float = 10.0
+    """clip the gradient norm to this (0: no clipping)"""
+    double: bool = True
+    """Double DQN: the online net picks the next action, the target net values it"""
+    n_step: int = 3
+    """n-step returns"""
+    exploration: str = "linear"
+    """constant, linear, exponential, lai_robbins or entropy"""
+    eps_start: float = 1.0
+    """first epsilon (constant: the epsilon)"""
+    eps_end: float = 0.01
+    """last epsilon"""
+    eps_decay: float = 150_000
+    """env steps of the linear decay, or the exponential decay's time constant"""
+    eta: float = 0.8
+    """Lai-Robbins eta"""
+    nu: float = 0.01
+    """Lai-Robbins nu"""
+    alpha: float = 1.0
+    """entropy strategy alpha"""
+    greedy_every: int = 0
+    """make every k-th episode fully greedy (seed 000: 10; 0: never)"""
+    fit_mode: str = "stream"
+    """stream (one update per train_every steps) or seed000 (collect episodes, then fit)"""
+    episodes_per_fit: int = 20
+    """seed000 mode: episodes collected between fits"""
+    fit_newest: int = 1_000
+    """seed000 mode: newest transitions in each fit"""
+    fit_older: int = 2_000
+    """seed000 mode: older transitions sampled into each fit"""
+    fit_epochs: int = 100
+    """seed000 mode: epochs over each fit set"""
+    eval_every: int = 100_000
+    """env steps between greedy evaluations (0: only at the end)"""
+    eval_games: int = 100
+    """greedy games per evaluation"""
+    save_every: int = 100_000
+    """env steps between checkpoints"""
+    save_replay: bool = False
+    """store the replay buffer in checkpoints (seed 000 saved its experience)"""
+    p4: float = 0.1
+    """probability that a spawned tile is a 4"""
+    seed: int = 0
+    """seed of the games, the exploration and the network initialisation"""
+    device: str = "cpu"
+    """torch device: cpu, cuda, cuda:1, ... (auto: cuda when available)"""
+    threads: int = 1
+    """torch CPU threads"""
+
+    def __post_init__(self) -> None:
+        from boardai.learn.qnets import NETS
+        from boardai.learn.schedules import STRATEGIES
+
+        checks = [
+            (self.net in NETS, f"net must be one of {', '.join(NETS)}"),
+            (self.reward in ("score", "log2", "shaped"), "reward must be score, log2 or shaped"),
+            (
+                self.target_update in ("soft", "hard", "none"),
+                "target_update must be soft, hard or none",
+            ),
+            (self.loss in ("huber", "mse"), "loss must be huber or mse"),
+            (self.exploration in STRATEGIES, f"exploration must be one of {', '.join(STRATEGIES)}"),
+            (self.fit_mode in ("stream", "seed000"), "fit_mode must be stream or seed000"),
+            (0.0 <= self.gamma <= 1.0, "gamma must be in [0, 1]"),
+            (0.0 < self.tau <= 1.0, "tau must be in (0, 1]"),
+            (
+                self.n_step >= 1 and self.batch_size >= 1 and self.num_envs >= 1,
+                "n_step, batch_size, num_envs must be >= 1",
+            ),
+            (
+                self.train_every >= 1 and self.replay_size >= 1,
+                "train_every and replay_size must be >= 1",
+            ),
+            (self.lr > 0 and self.l2 >= 0, "lr must be > 0 and l2 >= 0"),
+            (2 <= self.planes <= 18, "planes must be in 2..18"),
+        ]
+        for ok, why in checks:
+            if not ok:
+                raise ValueError(why)
+
+    def net_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments of :func:`boardai.learn.qnets.build_net` for this config."""
+        if self.net == "seed000":
+            return {}
+        if self.net == "fc":
+            return {"planes": self.planes, "hidden": (self.hidden, self.hidden)}
+        return {"planes": self.planes, "channels": self.channels, "hidden": self.hidden}
+
+
+#: Presets: seed 000 and seed 003 as documented, and the strongest setting found here.
+PRESETS: dict[str, dict[str, Any]] = {
+    "seed000": {
+        "net": "seed000",
+        "reward": "score",
+        "reward_scale": 1.0,
+        "gamma": 1.0,
+        "lr": 1e-3,
+        "loss": "mse",
+        "double": False,
+        "n_step": 1,
+        "target_update": "none",
+        "exploration": "constant",
+        "eps_start": 0.1,
+        "greedy_every": 10,
+        "fit_mode": "seed000",
+        "replay_size": 50_000,
+        "warmup": 5_000,
+        "batch_size": 250,
+        "episodes_per_fit": 20,
+        "fit_newest": 1_000,
+        "fit_older": 2_000,
+        "fit_epochs": 100,
+        "save_replay": True,
+        "grad_clip": 0.0,
+    },
+    "seed003": {
+        "net": "conv",
+        "planes": 12,
+        "channels": 128,
+        "hidden": 256,
+        "reward": "shaped",
+        "gamma": 0.99,
+        "lr": 1e-3,
+        "batch_size": 128,
+        "replay_size": 10_000,
+        "warmup": 128,
+        "num_envs": 1,
+        "train_every": 1,
+        "target_update": "soft",
+        "tau": 0.001,
+        "loss": "huber",
+        "l2": 1e-5,
+        "double": False,
+        "n_step": 1,
+        "exploration": "entropy",
+        "alpha": 1.0,
+    },
+    "strong": {},
+}
+
+
+def preset_config(name: str, **overrides: Any) -> DQNConfig:
+    """The config of preset ``name`` with ``overrides`` applied."""
+    if name not in PRESETS:
+        raise ValueError(f"unknown preset {name!r} (choose from {', '.join(PRESETS)})")
+    return DQNConfig(**{**PRESETS[name], **overrides})
+
+
+def resolve_device(name: str) -> str:
+    """``auto`` -> cuda when available, else cpu; any other name as given."""
+    import torch
+
+    if name == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    return name
+
+
+class DQNTrainer:
+    """Trains a Q network on ``boardai/2048-v0`` and writes logs and checkpoints to ``out``.
+
+    Args:
+        config: the hyperparameters.
+        out: run folder: ``checkpoint.pt``, ``best.pt``, ``log.csv``, ``curve.png``.
+        tensorboard: folder for TensorBoard logs (None: none).
+    """
+
+    def __init__(
+        self, config: DQNConfig, out: str | Path, tensorboard: str | Path | None = None
+    ) -> None:
+        import torch
+
+        from boardai.g2048.vector_env import Game2048VectorEnv
+        from boardai.learn.qnets import build_net
+        from boardai.learn.replay import NStep, ReplayBuffer
+        from boardai.learn.schedules import Strategy
+
+        self.cfg = cfg = config
+        self.out = Path(out)
+        self.out.mkdir(parents=True, exist_ok=True)
+        torch.set_num_threads(cfg.threads)
+        torch.manual_seed(cfg.seed)
+        self.device = torch.device(resolve_device(cfg.device))
+        self.rng = np.random.default_rng(cfg.seed)
+        self.net = build_net(cfg.net, **cfg.net_kwargs()).to(self.device)
+        self.target = copy.deepcopy(self.net)
+        self.target.requires_grad_(False)
+        self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.lr)
+        self.kind = self.net.input_kind
+        n_envs = cfg.episodes_per_fit if cfg.fit_mode == "seed000" else cfg.num_envs
+        self.env = Game2048VectorEnv(
+            n_envs,
+            observation="exponents",
+            reward=cfg.reward,
+            move_penalty=cfg.move_penalty,
+            p4=cfg.p4,
+        )
+        self.replay = ReplayBuffer(
+            cfg.replay_size,
+            {
+                "s": ((2,), np.uint64),
+                "a": ((), np.int64),
+                "r": ((), np.float32),
+                "s2": ((2,), np.uint64),
+                "m2": ((4,), np.bool_),
+                "disc": ((), np.float32),
+            },
+        )
+        self.nstep = NStep(cfg.n_step, cfg.gamma, n_envs)
+        self.strategy = Strategy(
+            cfg.exploration, start=cfg.eps_start, end=cfg.eps_end, decay=cfg.eps_decay,
+            eta=cfg.eta, nu=cfg.nu, alpha=cfg.alpha,
+        )  # fmt: skip
+        self.env_steps = 0
+        self.updates = 0
+        self.episodes = 0
+        self.wall = 0.0  # training seconds before this process (resumed runs)
+        self.best_eval = -math.inf
+        self.recent_scores: deque[int] = deque(maxlen=100)
+        self.last_loss = float("nan")
+        self.history: list[dict[str, Any]] = []
+        self.tb = None
+        if tensorboard is not None:
+            from torch.utils.tensorboard import SummaryWriter
+
+            self.tb = SummaryWriter(str(tensorboard))
+        self._running = False
+        self._started = 0  # episodes started (for greedy_every)
+        self._greedy = np.zeros(n_envs, bool)
+
+    # -- encoding and acting ------------------------------------------------------------------
+
+    def encode(self, boards: np.ndarray) -> Any:
+        """The network input of packed boards ``(n, 2)``, as a tensor on the device."""
+        import torch
+
+        from boardai.g2048.observations import encode_boards
+
+        x = encode_boards(boards, self.kind, self.cfg.planes)
+        return torch.from_numpy(x).to(self.device)
+
+    def q_values(self, boards: np.ndarray, net: Any = None) -> np.ndarray:
+        """Q values ``(n, 4)`` of packed boards under ``net`` (the online net by default)."""
+        import torch
+
+        with torch.no_grad():
+            return (net or self.net)(self.encode(boards)).float().cpu().numpy()
+
+    # -- data collection ----------------------------------------------------------------------
+
+    def _start_episode_flags(self, idx: np.ndarray) -> None:
+        every = self.cfg.greedy_every
+        for i in idx:
+            self._greedy[i] = every > 0 and self._started % every == 0
+            self._started += 1
+
+    def collect(self, vector_steps: int, record: np.ndarray | None = None) -> None:
+        """Play ``vector_steps`` steps on every board, storing n-step transitions (only of
+        the boards where ``record`` is True, when given)."""
+        cfg = self.cfg
+        if not self._running:
+            _, info = self.env.reset(seed=int(self.rng.integers(2**31)))
+            self._masks = info["action_mask"].astype(bool)
+            self._pending = np.zeros(self.env.num_envs, bool)
+            self._start_episode_flags(np.arange(self.env.num_envs))
+            self.nstep.clear()
+            self._running = True
+        for _ in range(vector_steps):
+            boards = self.env.board_states()
+            q = self.q_values(boards)
+            actions = self.strategy.select(q, self._masks, self.env_steps, self.rng, self._greedy)
+            _, rewards, term, trunc, info = self.env.step(actions)
+            nxt = self.env.board_states()
+            masks = info["action_mask"].astype(bool)
+            batch: list[tuple[np.ndarray, int, float, np.ndarray, np.ndarray, float]] = []
+            live = ~self._pending if record is None else ~self._pending & record
+            for i in np.flatnonzero(live):
+                done = bool(term[i] or trunc[i])
+                for (s, a), ret, k in self.nstep.push(
+                    i,
+                    (boards[i], actions[i]),
+                    rewards[i] * cfg.reward_scale,
+                    bool(term[i]),
+                    bool(trunc[i]),
+                ):
+                    batch.append((s, a, ret, nxt[i], masks[i], 0.0 if term[i] else cfg.gamma**k))
+                if done:
+                    self.episodes += 1
+                    self.recent_scores.append(int(info["score"][i]))
+                    self._log_scalar("charts/episodic_score", int(info["score"][i]))
+            self.env_steps += int(live.sum())
+            restarted = np.flatnonzero(self._pending)
+            self._start_episode_flags(restarted)
+            self._pending = term | trunc
+            self._masks = masks
+            if batch:
+                s, a, r, s2, m2, disc = zip(*batch, strict=True)
+                self.replay.add_batch(
+                    s=np.array(s), a=np.array(a), r=np.array(r, np.float32), s2=np.array(s2),
+                    m2=np.array(m2), disc=np.array(disc, np.float32),
+                )  # fmt: skip
+
+    # -- learning -----------------------------------------------------------------------------
+
+    def _targets(self, r: Any, s2: np.ndarray, m2: Any, disc: Any) -> Any:
+        """``r + disc * Q_target(s2, a*)`` with a* the best legal next move (0 when none)."""
+        import torch
+
+        with torch.no_grad():
+            x2 = self.encode(s2)
+            net = self.target if self.cfg.target_update != "none" else self.net
+            q_t = net(x2).float()
+            neg = torch.finfo(q_t.dtype).min
+            if self.cfg.double:
+                a_star = self.net(x2).float().masked_fill(~m2, neg).argmax(1, keepdim=True)
+                v = q_t.gather(1, a_star).squeeze(1)
+            else:
+                v = q_t.masked_fill(~m2, neg).max(1).values
+            v = torch.where(m2.any(1), v, torch.zeros_like(v))
+            return r + disc * v
+
+    def _loss(self, q: Any, y: Any) -> Any:
+        import torch.nn.functional as F
+
+        loss = F.smooth_l1_loss(q, y) if self.cfg.loss == "huber" else F.mse_loss(q, y)
+        if self.cfg.l2 > 0:
+            loss = loss + 0.5 * self.cfg.l2 * sum((p * p).sum() for p in self.net.parameters())
+        return loss
+
+    def _step(self, s: np.ndarray, a: Any, y: Any) -> float:
+        import torch
+
+        q = self.net(self.encode(s)).float().gather(1, a.unsqueeze(1)).squeeze(1)
+        loss = self._loss(q, y)
+        self.opt.zero_grad(set_to_none=True)
+        loss.backward()
+        if self.cfg.grad_clip > 0:
+            torch.nn.utils.clip_grad_norm_(self.net.parameters(), self.cfg.grad_clip)
+        self.opt.step()
+        self.updates += 1
+        return float(loss.item())
+
+    def _tensors(self, b: dict[str, np.ndarray]) -> tuple[Any, Any, Any, Any]:
+        import torch
+
+        d = self.device
+        return (
+            torch.from_numpy(b["a"]).to(d),
+            torch.from_numpy(b["r"]).to(d),
+            torch.from_numpy(b["m2"]).to(d),
+            torch.from_numpy(b["disc"]).to(d),
+        )
+
+    def update(self) -> float:
+        """One gradient step on a uniformly sampled minibatch; returns the loss."""
+        import torch
+
+        b = self.replay.sample(self.cfg.batch_size, self.rng)
+        a, r, m2, disc = self._tensors(b)
+        loss = self._step(b["s"], a, self._targets(r, b["s2"], m2, disc))
+        if self.cfg.target_update == "soft":
+            with torch.no_grad():
+                for pt, p in zip(self.target.parameters(), self.net.parameters(), strict=True):
+                    pt.lerp_(p, self.cfg.tau)
+        elif self.cfg.target_update == "hard" and self.updates % self.cfg.target_period == 0:
+            self.target.load_state_dict(self.net.state_dict())
+        self.last_loss = loss
+        return loss
+
+    def fit_seed000(self) -> float:
+        """Seed 000's fit: label the newest + older transitions with the net as it is now,
+        then run ``fit_epochs`` epochs of minibatches over them; returns the mean loss."""
+        cfg = self.cfg
+        b = self.replay.sample_split(cfg.fit_newest, cfg.fit_older, self.rng)
+        a, r, m2, disc = self._tensors(b)
+        saved, self.cfg = self.cfg, dataclasses.replace(self.cfg, target_update="none")
+        y = self._targets(r, b["s2"], m2, disc)  # labels fixed before the fit, as in seed 000
+        self.cfg = saved
+        n = len(b["a"])
+        losses = []
+        for _ in range(cfg.fit_epochs):
+            order = self.rng.permutation(n)
+            for k in range(0, n, cfg.batch_size):
+                idx = order[k : k + cfg.batch_size]
+                losses.append(self._step(b["s"][idx], a[idx], y[idx]))
+        self.last_loss = float(np.mean(losses)) if losses else float("nan")
+        return self.last_loss
+
+    def collect_episodes(self) -> None:
+        """Seed 000's collection: ``episodes_per_fit`` whole games (every tenth greedy)."""
+        self._running = False
+        alive = np.ones(self.env.num_envs, bool)
+        steps = 0
+        while alive.any() and steps < 200_000:  # (a policy that never ends its games)
+            self.collect(1, record=alive)
+            alive &= ~self._pending
+            steps += 1
+        self._running = False
+
+    # -- evaluation ---------------------------------------------------------------------------
+
+    def evaluate(self, games: int, seed: int = 10**6) -> dict[str, Any]:
+        """Greedy play of ``games`` games: mean score, max tiles, 2048 reach rate."""
+        from boardai.g2048 import kernels as K
+        from boardai.g2048.vector_env import Game2048VectorEnv
+
+        env = Game2048VectorEnv(min(games, 256), observation="exponents", p4=self.cfg.p4)
+        scores: list[int] = []
+        tiles: list[int] = []
+        started = env.num_envs
+        _, info = env.reset(seed=seed)
+        active = np.ones(env.num_envs, bool)
+        while active.any():
+            boards = env.board_states()
+            q = self.q_values(boards)
+            acts = np.where(info["action_mask"].astype(bool), q, -np.inf).argmax(1)
+            _, _, term, trunc, info = env.step(acts)
+            states = env.board_states()
+            for i in np.flatnonzero(active & (term | trunc)):
+                scores.append(int(info["score"][i]))
+                tiles.append(1 << int(K.max_exponent(states[i, 0], states[i, 1])))
+                if started < games:
+                    started += 1
+                else:
+                    active[i] = False
+        scores, tiles = scores[:games], tiles[:games]
+        return {
+            "games": len(scores),
+            "mean": float(np.mean(scores)),
+            "median": float(np.median(scores)),
+            "max": int(np.max(scores)),
+            "reach_2048": float(np.mean(np.array(tiles) >= 2048)),
+            "reach_1024": float(np.mean(np.array(tiles) >= 1024)),
+            "max_tile": int(np.max(tiles)),
+            "scores": scores,
+            "tiles": tiles,
+        }
+
+    # -- checkpoints ---------------------------------------------------------------------------
+
+    def state(self, with_replay: bool) -> dict[str, Any]:
+        """Everything a checkpoint holds."""
+        return {
+            "format": CHECKPOINT_FORMAT,
+            "version": CHECKPOINT_VERSION,
+            "config": dataclasses.asdict(self.cfg),
+            "net_name": self.cfg.net,
+            "net_kwargs": self.cfg.net_kwargs(),
+            "input_kind": self.kind,
+            "planes": self.cfg.planes,
+            "net": self.net.state_dict(),
+            "target": self.target.state_dict(),
+            "optimizer": self.opt.state_dict(),
+            "counters": {
+                "env_steps": self.env_steps,
+                "updates": self.updates,
+                "episodes": self.episodes,
+                "wall": self.wall
+                + (time.perf_counter() - self._t0 if hasattr(self, "_t0") else 0.0),
+                "best_eval": self.best_eval,
+            },
+            "strategy_counts": self.strategy.counts.copy(),
+            "rng": self.rng.bit_generator.state,
+            "replay": self.replay.state_dict() if with_replay else None,
+            "history": self.history,
+        }
+
+    def save(self, path: str | Path, with_replay: bool | None = None) -> None:
+        """Write a checkpoint atomically (replay buffer included if ``save_replay``)."""
+        import torch
+
+        state = self.state(self.cfg.save_replay if with_replay is None else with_replay)
+        with atomic_write(path, "wb") as f:
+            torch.save(state, f)
+
+    def load(self, path: str | Path) -> None:
+        """Continue from a checkpoint written by :meth:`save` (same network settings)."""
+        state = load_checkpoint(path)
+        self.net.load_state_dict(state["net"])
+        self.target.load_state_dict(state["target"])
+        self.opt.load_state_dict(state["optimizer"])
+        c = state["counters"]
+        self.env_steps, self.updates, self.episodes = c["env_steps"], c["updates"], c["episodes"]
+        self.wall, self.best_eval = c["wall"], c["best_eval"]
+        self.strategy.counts = np.asarray(state["strategy_counts"]).copy()
+        self.rng.bit_generator.state = state["rng"]
+        self.history = list(state.get("history") or [])
+        if state.get("replay") is not None:
+            self.replay.load_state_dict(state["replay"])
+        self._running = False
+
+    # -- the loop -----------------------------------------------------------------------------
+
+    def _log_scalar(self, tag: str, value: float) -> None:
+        if self.tb is not None:
+            self.tb.add_scalar(tag, value, self.env_steps)
+
+    def _log_row(
+        self, evaluation: dict[str, Any] | None, elapsed: float, steps0: int, updates0: int
+    ) -> dict[str, Any]:
+        row = {
+            "env_steps": self.env_steps,
+            "updates": self.updates,
+            "episodes": self.episodes,
+            "wall_s": round(self.wall + elapsed, 1),
+            "env_steps_per_s": round((self.env_steps - steps0) / max(elapsed, 1e-9), 1),
+            "updates_per_s": round((self.updates - updates0) / max(elapsed, 1e-9), 2),
+            "epsilon": round(self.strategy.epsilon(self.env_steps), 4),
+            "loss": round(self.last_loss, 5),
+            "train_score_avg100": round(float(np.mean(self.recent_scores)), 1)
+            if self.recent_scores
+            else "",
+            "eval_mean": round(evaluation["mean"], 1) if evaluation else "",
+            "eval_max_tile": evaluation["max_tile"] if evaluation else "",
+            "eval_reach_2048": evaluation["reach_2048"] if evaluation else "",
+        }
+        self.history.append(row)
+        path = self.out / "log.csv"
+        new = not path.exists()
+        with path.open("a", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(row))
+            if new:
+                w.writeheader()
+            w.writerow(row)
+        for k in ("loss", "epsilon", "env_steps_per_s", "updates_per_s"):
+            self._log_scalar(f"charts/{k}" if k != "loss" else "losses/td", float(row[k]))
+        if evaluation:
+            self._log_scalar("eval/mean_score", evaluation["mean"])
+            self._log_scalar("eval/reach_2048", evaluation["reach_2048"])
+        return row
+
+    def plot(self) -> Path | None:
+        """Write ``curve.png``: training and evaluation scores against env steps."""
+        try:
+            import matplotlib
+
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+        except ImportError:  # pragma: no cover - matplotlib is in the plot extra
+            return None
+        rows = self.history
+        fig, ax = plt.subplots(figsize=(7, 4))
+        tr = [
+            (r["env_steps"], r["train_score_avg100"]) for r in rows if r["train_score_avg100"] != ""
+        ]
+        ev = [(r["env_steps"], r["eval_mean"]) for r in rows if r["eval_mean"] != ""]
+        if tr:
+            ax.plot(*zip(*tr, strict=True), label="training (mean of last 100 games)")
+        if ev:
+            ax.plot(*zip(*ev, strict=True), "o-", label="greedy evaluation (mean)")
+        ax.set_xlabel("env steps")
+        ax.set_ylabel("score")
+        ax.set_title(f"DQN on 2048 ({self.cfg.net} net)")
+        ax.grid(alpha=0.3)
+        ax.legend()
+        path = self.out / "curve.png"
+        with atomic_write(path, "wb") as f:
+            fig.savefig(f, format="png", dpi=100, bbox_inches="tight")
+        plt.close(fig)
+        return path
+
+    def train(
+        self,
+        steps: int,
+        minutes: float | None = None,
+        on_progress: Callable[[int], None] | None = None,
+    ) -> dict[str, Any]:
+        """Train until ``steps`` env steps in all (counting a resumed run's) or ``minutes``.
+
+        Ctrl-C stops after the current step and still saves. Returns the final summary.
+        """
+        cfg = self.cfg
+        self._t0 = t0 = time.perf_counter()
+        steps0, updates0 = self.env_steps, self.updates
+        next_eval = (
+            (self.env_steps // cfg.eval_every + 1) * cfg.eval_every if cfg.eval_every else None
+        )
+        next_save = (
+            (self.env_steps // cfg.save_every + 1) * cfg.save_every if cfg.save_every else None
+        )
+        next_log = self.env_steps + 5_000
+        interrupted = False
+        try:
+            while self.env_steps < steps:
+                if minutes is not None and time.perf_counter() - t0 > 60 * minutes:
+                    break
+                before = self.env_steps
+                if cfg.fit_mode == "seed000":
+                    self.collect_episodes()
+                    if len(self.replay) >= cfg.warmup:
+                        self.fit_seed000()
+                else:
+                    self.collect(1)
+                    if len(self.replay) >= max(cfg.warmup, cfg.batch_size):
+                        due = self.env_steps // cfg.train_every - before // cfg.train_every
+                        for _ in range(due):
+                            self.update()
+                if on_progress is not None:
+                    on_progress(self.env_steps - before)
+                if next_eval is not None and self.env_steps >= next_eval:
+                    self._evaluate_and_log(t0, steps0, updates0)
+                    next_eval += cfg.eval_every
+                elif self.env_steps >= next_log:
+                    self._log_row(None, time.perf_counter() - t0, steps0, updates0)
+                    next_log = self.env_steps + 5_000
+                if next_save is not None and self.env_steps >= next_save:
+                    self.save(self.out / "checkpoint.pt")
+                    next_save += cfg.save_every
+        except KeyboardInterrupt:
+            interrupted = True
+        final = self._evaluate_and_log(t0, steps0, updates0)
+        self.save(self.out / "checkpoint.pt")
+        self.plot()
+        if self.tb is not None:
+            self.tb.close()
+        elapsed = time.perf_counter() - t0
+        return {
+            "env_steps": self.env_steps,
+            "updates": self.updates,
+            "episodes": self.episodes,
+            "wall_s": self.wall + elapsed,
+            "env_steps_per_s": (self.env_steps - steps0) / max(elapsed, 1e-9),
+            "updates_per_s": (self.updates - updates0) / max(elapsed, 1e-9),
+            "eval": {k: v for k, v in final.items() if k not in ("scores", "tiles")},
+            "interrupted": interrupted,
+        }
+
+    def _evaluate_and_log(self, t0: float, steps0: int, updates0: int) -> dict[str, Any]:
+        evaluation = self.evaluate(self.cfg.eval_games)
+        elapsed = time.perf_counter() - t0
+        self._log_row(evaluation, elapsed, steps0, updates0)
+        if evaluation["mean"] > self.best_eval:
+            self.best_eval = evaluation["mean"]
+            self.save(self.out / "best.pt", with_replay=False)
+        self.plot()
+        return evaluation
+
+
+def load_checkpoint(path: str | Path) -> dict[str, Any]:
+    """Read a DQN checkpoint (raises ModelFileError naming the file if it is not one)."""
+    import torch
+
+    p = Path(path)
+    if not p.is_file():
+        raise ModelFileError(p, "no such file")
+    try:
+        state = torch.load(p, map_location="cpu", weights_only=False)
+    except Exception as e:  # torch raises many kinds for a damaged file
+        raise ModelFileError(p, f"not a readable DQN checkpoint ({type(e).__name__})") from None
+    if not isinstance(state, dict) or state.get("format") != CHECKPOINT_FORMAT:
+        raise ModelFileError(
+            p, f"not a boardai DQN checkpoint (expected format {CHECKPOINT_FORMAT!r})"
+        )
+    if state.get("version", 0) > CHECKPOINT_VERSION:
+        raise ModelFileError(p, f"checkpoint version {state['version']} is newer than this boardai")
+    return state
+
+
+def load_qnet(path: str | Path, device: str = "cpu") -> tuple[Any, dict[str, Any]]:
+    """The trained network of a checkpoint (in eval mode) and the checkpoint's metadata."""
+    from boardai.learn.qnets import build_net
+
+    state = load_checkpoint(path)
+    try:
+        net = build_net(state["net_name"], **state["net_kwargs"])
+        net.load_state_dict(state["net"])
+    except (KeyError, RuntimeError, ValueError, TypeError) as e:
+        raise ModelFileError(path, f"network does not match its settings ({e})") from None
+    net.to(device).eval()
+    meta = {k: state[k] for k in ("config", "input_kind", "planes", "counters")}
+    return net, meta

@@ -1,0 +1,134 @@
+"""Q networks for 2048 (PyTorch): seed 000's Q(s, a), seed 003's DQN and ConvDQN, and a
+stronger default. Each maps a batch of encoded boards to Q values ``(B, 4)``.
+
+Each class names the board encoding it reads (``input_kind``: ``"exponents"`` or
+``"onehot"``, see :mod:`boardai.g2048.observations`); :func:`build_net` makes one by name, so
+a checkpoint that stores the name and its keyword arguments can rebuild it.
+
+>>> import torch
+>>> net = build_net("strong", planes=16, channels=8, hidden=16)
+>>> net(torch.zeros(2, 16, 4, 4)).shape
+torch.Size([2, 4])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+from torch import nn
+
+N_ACTIONS = 4
+
+
+class Seed000QNet(nn.Module):
+    """Seed 000's Q(s, a): a 3x3 convolution (8 filters) over the board, flattened and
+    joined with the one-hot action, dense 2048 and 1024 (ReLU), one output.
+
+    All four actions are scored in one pass: the first dense layer's input is the
+    concatenation [board features, one-hot action], so its output is the board part plus
+    the column of the action's weights. (Seed 000 fed raw tile values; this takes exponents.)
+    """
+
+    input_kind = "exponents"
+
+    def __init__(self, filters: int = 8, hidden1: int = 2048, hidden2: int = 1024) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(1, filters, 3, padding=1)
+        self.board_in = nn.Linear(16 * filters, hidden1)
+        self.action_in = nn.Parameter(torch.zeros(N_ACTIONS, hidden1))
+        nn.init.normal_(self.action_in, std=(1.0 / (16 * filters + N_ACTIONS)) ** 0.5)
+        self.head = nn.Sequential(
+            nn.ReLU(), nn.Linear(hidden1, hidden2), nn.ReLU(), nn.Linear(hidden2, 1)
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        f = torch.relu(self.conv(x.float().view(-1, 1, 4, 4))).flatten(1)
+        h = self.board_in(f).unsqueeze(1) + self.action_in.unsqueeze(0)  # (B, 4, hidden1)
+        return self.head(h).squeeze(-1)
+
+
+class FCQNet(nn.Module):
+    """Seed 003's DQN: fully connected layers over the flattened one-hot planes."""
+
+    input_kind = "onehot"
+
+    def __init__(self, planes: int = 12, hidden: tuple[int, ...] = (256, 256)) -> None:
+        super().__init__()
+        layers: list[nn.Module] = [nn.Flatten()]
+        width = 16 * planes
+        for h in hidden:
+            layers += [nn.Linear(width, h), nn.ReLU()]
+            width = h
+        layers.append(nn.Linear(width, N_ACTIONS))
+        self.net = nn.Sequential(*layers)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.net(x.float())
+
+
+class ConvQNet(nn.Module):
+    """Seed 003's ConvDQN: two 2x2 convolutions over the one-hot planes, then dense layers."""
+
+    input_kind = "onehot"
+
+    def __init__(self, planes: int = 12, channels: int = 128, hidden: int = 256) -> None:
+        super().__init__()
+        self.net = nn.Sequential(
+            nn.Conv2d(planes, channels, 2),
+            nn.ReLU(),
+            nn.Conv2d(channels, channels, 2),
+            nn.ReLU(),
+            nn.Flatten(),
+            nn.Linear(channels * 4, hidden),
+            nn.ReLU(),
+            nn.Linear(hidden, N_ACTIONS),
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.net(x.float())
+
+
+class StrongQNet(nn.Module):
+    """The default: one-hot planes, 1x2 and 2x1 convolutions in two levels (each level sees
+    horizontal and vertical neighbour pairs, where merges happen), all maps flattened,
+    a dense layer, and a dueling head ``Q = V + A - mean(A)``."""
+
+    input_kind = "onehot"
+
+    def __init__(self, planes: int = 16, channels: int = 128, hidden: int = 256) -> None:
+        super().__init__()
+        c = channels
+        self.h1, self.v1 = nn.Conv2d(planes, c, (1, 2)), nn.Conv2d(planes, c, (2, 1))
+        self.hh, self.hv = nn.Conv2d(c, c, (1, 2)), nn.Conv2d(c, c, (2, 1))
+        self.vh, self.vv = nn.Conv2d(c, c, (1, 2)), nn.Conv2d(c, c, (2, 1))
+        width = c * (12 + 12 + 8 + 9 + 9 + 8)
+        self.body = nn.Sequential(nn.Linear(width, hidden), nn.ReLU())
+        self.value = nn.Linear(hidden, 1)
+        self.advantage = nn.Linear(hidden, N_ACTIONS)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = x.float()
+        h, v = torch.relu(self.h1(x)), torch.relu(self.v1(x))
+        maps = [h, v, self.hh(h), self.hv(h), self.vh(v), self.vv(v)]
+        f = torch.cat(
+            [torch.relu(m).flatten(1) if i > 1 else m.flatten(1) for i, m in enumerate(maps)], 1
+        )
+        z = self.body(f)
+        a = self.advantage(z)
+        return self.value(z) + a - a.mean(dim=1, keepdim=True)
+
+
+NETS: dict[str, type[nn.Module]] = {
+    "seed000": Seed000QNet,
+    "fc": FCQNet,
+    "conv": ConvQNet,
+    "strong": StrongQNet,
+}
+
+
+def build_net(name: str, **kwargs: Any) -> nn.Module:
+    """The network ``name`` (a key of :data:`NETS`) built with ``kwargs``."""
+    if name not in NETS:
+        raise ValueError(f"unknown network {name!r} (choose from {', '.join(NETS)})")
+    return NETS[name](**kwargs)
