@@ -508,7 +508,7 @@ class BoardApp(App[None]):
             opponents = _order(list(othello_names()), opponent, ("alphabeta", "wpc", "greedy"))
         except ImportError:  # pragma: no cover - Othello is part of boardai
             opponents = ["random"]
-        self.screens_made = {
+        self.screens_made: dict[str, Screen[None]] = {
             "2048": Screen2048(players, seed, sink),
             "othello": ScreenOthello(opponents, opponents[0], seed, sink),
             "replay": ScreenReplay(records or [], game),
@@ -517,7 +517,8 @@ class BoardApp(App[None]):
 
     def on_mount(self) -> None:
         for name, screen in self.screens_made.items():
-            self.add_mode(name, lambda screen=screen: screen)
+            self.install_screen(screen, name=f"{name}-screen")
+            self.add_mode(name, f"{name}-screen")
         self.switch_mode(self.first)
 
     def on_unmount(self) -> None:

@@ -349,7 +349,9 @@ const replay = {
     this.records.forEach((r, i) => {
       const o = document.createElement("option");
       o.value = i;
-      const what = r.game === "2048" ? `score ${r.score}` : (r.result || "");
+      const discs = r.discs ? ` ${r.discs.black}-${r.discs.white}` : "";
+      const what = r.game === "2048" ? `score ${r.score}, ${(r.moves || []).length} moves`
+        : (r.winner ? (r.winner === "draw" ? "draw" : `${r.winner} wins`) : "unfinished") + discs;
       o.textContent = `game ${i}: ${r.game} ${what}`;
       select.appendChild(o);
     });
