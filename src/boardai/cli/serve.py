@@ -46,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((args.host, args.port))
+        sock.listen(128)  # connections wait in the backlog until the server is up
     except OSError as e:
         sock.close()
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {e.strerror}") from None
