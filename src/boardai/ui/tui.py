@@ -55,28 +55,25 @@ def board_text_othello(state: dict[str, Any], cursor: int | None = None) -> Text
     c = theme.OTHELLO
     legal = set(state["legal"]) if cursor is not None else set()
     flips = set(state["flips"])
-    text = Text(
-        "   " + "".join(f" {ch}  " for ch in "abcdefgh") + "\n",
-        style=f"{c['text']} on {c['frame']}",
-    )
+    frame = f"{c['text']} on {c['frame']}"
+    text = Text("   " + "".join(f" {ch} " for ch in "abcdefgh") + " \n", style=frame)
     for r in range(8):
-        text.append(f" {r + 1} ", style=f"{c['text']} on {c['frame']}")
+        text.append(f" {r + 1} ", style=frame)
         for col in range(8):
             i = 8 * r + col
             ch = state["cells"][i]
             background = c["flip"] if i in flips else c["legal"] if i == cursor else c["board"]
             if i == state["last"]:
                 background = c["last"]
-            if ch == "B":
-                glyph, ink = " ●  ", c["black"]
-            elif ch == "W":
-                glyph, ink = " ●  ", c["white"]
+            if ch in "BW":
+                glyph, ink = " ● ", c["black" if ch == "B" else "white"]
             elif i in legal:
-                glyph, ink = " ·  ", c["legal"]
+                glyph, ink = " · ", c["legal"]
             else:
-                glyph, ink = "    ", c["board"]
+                glyph, ink = "   ", c["board"]
             text.append(glyph, style=f"bold {ink} on {background}")
-        text.append("\n")
+        text.append(" \n", style=frame)
+    text.append(" " * 28, style=frame)
     return text
 
 
