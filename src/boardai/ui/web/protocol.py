@@ -205,14 +205,25 @@ class Connection:
         return {"type": "agents", **agent_lists()}
 
 
-def agent_lists() -> dict[str, dict[str, str]]:
-    """The players of each game: name -> one-line description (Othello's once it exists)."""
-    from boardai.g2048.agents import agent_names
+def agent_lists() -> dict[str, Any]:
+    """The players of each game (name -> one-line description) and, under ``"options"``,
+    each player's options with their defaults (``"depth=None, preset=default"``)."""
+    from boardai.g2048 import agents as agents_2048
+    from boardai.othello import agents as agents_othello
 
-    out = {"2048": agent_names(), "othello": {}}
-    try:
-        from boardai.othello.agents import agent_names as othello_names
-    except ImportError:
-        return out
-    out["othello"] = othello_names()
+    out: dict[str, Any] = {"options": {}}
+    for game, module in (("2048", agents_2048), ("othello", agents_othello)):
+        out[game] = module.agent_names()
+        out["options"][game] = {name: _defaults(module.REGISTRY, name) for name in out[game]}
     return out
+
+
+def _defaults(registry: Any, name: str) -> str:
+    """``key=value, ...`` of a player's default options ("" if it has none or needs some)."""
+    import dataclasses
+
+    try:
+        opts = registry.options(name)[1]
+    except UsageError:  # an option without a default, e.g. a model file
+        return "options without defaults (see its description)"
+    return ", ".join(f"{f.name}={getattr(opts, f.name)}" for f in dataclasses.fields(opts))

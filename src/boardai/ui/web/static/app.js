@@ -41,7 +41,7 @@ function download(name, record) {
   URL.revokeObjectURL(a.href);
 }
 
-function fillPlayers(select, input, players, preferred) {
+function fillPlayers(select, input, players, options, preferred) {
   select.innerHTML = "";
   for (const [name, about] of Object.entries(players)) {
     const o = document.createElement("option");
@@ -50,10 +50,15 @@ function fillPlayers(select, input, players, preferred) {
     o.title = about;
     select.appendChild(o);
   }
+  const choose = (name) => {
+    input.value = name;
+    const opts = options[name] ? `options: ${options[name]}` : "no options";
+    input.title = `${players[name] || ""}\n${opts}\n(edit as name:key=value,...)`;
+  };
   const pick = preferred.find((p) => p in players) || Object.keys(players)[0] || "";
   select.value = pick;
-  input.value = pick;
-  select.onchange = () => { input.value = select.value; };
+  choose(pick);
+  select.onchange = () => choose(select.value);
 }
 
 // ---- 2048 board ------------------------------------------------------------------------
@@ -413,8 +418,9 @@ function showTab(name) {
 async function start() {
   for (const b of document.querySelectorAll("#tabs button")) b.onclick = () => showTab(b.dataset.tab);
   const r = await g2048.ch.request({ type: "agents" });
-  fillPlayers($("player2048"), $("spec2048"), r["2048"], ["expectimax", "heuristic", "greedy", "random"]);
-  fillPlayers($("playerOthello"), $("specOthello"), r.othello, ["alphabeta", "greedy", "random"]);
+  const prefer2048 = ["expectimax", "heuristic", "greedy", "random"];
+  fillPlayers($("player2048"), $("spec2048"), r["2048"], r.options["2048"], prefer2048);
+  fillPlayers($("playerOthello"), $("specOthello"), r.othello, r.options.othello, ["alphabeta", "wpc", "greedy", "random"]);
   g2048.init();
   othello.init();
   replay.init();
