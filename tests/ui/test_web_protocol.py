@@ -270,3 +270,15 @@ def test_each_socket_has_its_own_game(server):
         sa.ask({"type": "step", "player": "random"})
         assert sb.ask({"type": "move", "move": "d3"})["game"] == "othello"
         assert sa.ask({"type": "undo"})["grid"] == first["grid"]
+
+
+def test_a_huge_message_closes_only_its_socket(server):
+    from websockets.exceptions import ConnectionClosed
+
+    with connect(server.ws, max_size=None) as ws:
+        ws.send("x" * (4 * MAX_MESSAGE + 1))  # over the server's frame limit
+        with pytest.raises(ConnectionClosed) as e:
+            ws.recv(timeout=30)
+        assert e.value.rcvd is not None and e.value.rcvd.code == 1009  # "message too big"
+    with connect(server.ws) as ws:
+        assert Socket(ws).ask({"type": "agents"})["type"] == "agents"

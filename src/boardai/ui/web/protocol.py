@@ -15,6 +15,9 @@ seek       ``{"index": int}``: show position ``index`` of the open replay (0 = s
 agents     the players of both games
 =========  =====================================================================================
 
+Messages over :data:`MAX_MESSAGE` characters get an error reply; frames over four times that
+are refused by the server itself, which closes that socket with code 1009 (message too big).
+
 Replies (server -> browser): ``{"type": "state", ...}`` (the session's state),
 ``{"type": "hint", ...}``, ``{"type": "record", "record": {...}}``, ``{"type": "agents", ...}``,
 or ``{"type": "error", "message": "...", "request": type}``. Every request gets exactly one
