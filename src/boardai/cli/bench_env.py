@@ -17,7 +17,8 @@ def register(app: Any) -> None:
             "checker wrappers) and unwrapped, with uniformly random actions (an illegal one is a\n"
             "no-op step) and with a random legal action drawn from info['action_mask'];\n"
             "vector_*: make_vec with --num-envs boards, random actions, exponents and onehot\n"
-            "observations. Medians of --repeat runs."
+            "observations. Medians of --repeat runs, per second of wall time (_per_s) and of\n"
+            "this process's CPU time (_per_cpu_s: the figure to trust on a loaded machine)."
         ),
         examples="boardai bench env\nboardai bench env --json --num-envs 1024 --repeat 5",
     )
@@ -46,14 +47,14 @@ def register(app: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _single(env: Any, actions: Any, legal: bool) -> float:
+def _single(env: Any, actions: Any, legal: bool) -> tuple[float, float]:
     import time
 
     import numpy as np
 
     _, info = env.reset(seed=0)
     u = np.random.default_rng(1).random(len(actions))
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     for k in range(len(actions)):
         if legal:
             mask = info["action_mask"]
@@ -63,18 +64,18 @@ def _single(env: Any, actions: Any, legal: bool) -> float:
         _, _, term, trunc, info = env.step(a)
         if term or trunc:
             _, info = env.reset()
-    return len(actions) / (time.perf_counter() - t)
+    return len(actions) / (time.perf_counter() - t), len(actions) / (time.process_time() - c)
 
 
-def _vector(envs: Any, actions: Any) -> float:
+def _vector(envs: Any, actions: Any) -> tuple[float, float]:
     import time
 
     envs.reset(seed=0)
     envs.step(actions[0])
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     for row in actions:
         envs.step(row)
-    return actions.size / (time.perf_counter() - t)
+    return actions.size / (time.perf_counter() - t), actions.size / (time.process_time() - c)
 
 
 def measure(steps: int, num_envs: int, vector_steps: int, repeat: int) -> dict[str, float]:
@@ -99,12 +100,16 @@ def measure(steps: int, num_envs: int, vector_steps: int, repeat: int) -> dict[s
     }
     _single(raw, actions[:100], False)  # compile or load the kernels outside the timing
     for _ in range(repeat):
-        runs.setdefault("single_make_random_steps_per_s", []).append(_single(made, actions, False))
-        runs.setdefault("single_raw_random_steps_per_s", []).append(_single(raw, actions, False))
-        runs.setdefault("single_raw_legal_steps_per_s", []).append(_single(raw, actions, True))
-        runs.setdefault("single_raw_onehot_steps_per_s", []).append(_single(onehot, actions, False))
-        for kind, envs in vec.items():
-            runs.setdefault(f"vector_{kind}_steps_per_s", []).append(_vector(envs, vec_actions))
+        timings = {
+            "single_make_random": _single(made, actions, False),
+            "single_raw_random": _single(raw, actions, False),
+            "single_raw_legal": _single(raw, actions, True),
+            "single_raw_onehot": _single(onehot, actions, False),
+            **{f"vector_{kind}": _vector(envs, vec_actions) for kind, envs in vec.items()},
+        }
+        for name, (wall, cpu) in timings.items():
+            runs.setdefault(f"{name}_steps_per_s", []).append(wall)
+            runs.setdefault(f"{name}_steps_per_cpu_s", []).append(cpu)
     out = {k: statistics.median(v) for k, v in runs.items()}
     out.update(num_envs=float(num_envs), steps=float(steps), repeat=float(repeat))
     return out
@@ -121,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     out = console()
     for key, value in figures.items():
-        if key.endswith("_per_s"):
+        if key.endswith(("_per_s", "_per_cpu_s")):
             out.print(f"{key:34s} {value:>14,.0f}")
     out.print(
         f"(vector env: {int(figures['num_envs'])} boards; medians of {int(figures['repeat'])} runs)"

@@ -17,6 +17,7 @@ boardai train dqn --preset seed000 --steps 500000 --out runs/dqn-seed000
 boardai train dqn --preset seed003 --exploration lai_robbins --out runs/dqn-seed003
 boardai train dqn --out runs/dqn-strong --resume --steps 4000000
 boardai train dqn --steps 100000 --tensorboard runs/tb --device auto --json
+boardai train dqn --out runs/dqn-strong --evaluate 1000
 """
 
 
@@ -94,6 +95,13 @@ def register(app: Any) -> None:
     p.add_argument(
         "--tensorboard", metavar="DIR", default=None, help="write TensorBoard logs to DIR"
     )
+    p.add_argument(
+        "--evaluate",
+        type=int,
+        metavar="GAMES",
+        default=0,
+        help="train nothing: play GAMES greedy games with OUT/best.pt (batched) and report",
+    )
     p.add_argument("--json", action="store_true", help="print the final summary as JSON")
     _add_config_options(p)
     p.set_defaults(func=run)
@@ -112,6 +120,8 @@ def run(args: argparse.Namespace) -> int:
         if getattr(args, f.name) is not None
     }
     out = Path(args.out)
+    if args.evaluate > 0:
+        return _evaluate(out / "best.pt", args.evaluate, args.json)
     try:
         if args.resume:
             state = load_checkpoint(out / "checkpoint.pt")
@@ -143,3 +153,27 @@ def run(args: argparse.Namespace) -> int:
             f"wrote checkpoint.pt, best.pt, log.csv and curve.png to {out}"
         )
     return 130 if summary["interrupted"] else 0
+
+
+def _evaluate(path: Any, games: int, as_json: bool) -> int:
+    from boardai.cli._common import console
+    from boardai.g2048.train.dqn import DQNConfig, DQNTrainer, load_checkpoint
+
+    state = load_checkpoint(path)
+    trainer = DQNTrainer(DQNConfig(**state["config"]), path.parent)
+    trainer.load(path)
+    ev = trainer.evaluate(games)
+    summary = {k: v for k, v in ev.items() if k not in ("scores", "tiles")}
+    summary["tile_counts"] = {str(t): ev["tiles"].count(t) for t in sorted(set(ev["tiles"]))}
+    summary["checkpoint"] = str(path)
+    summary["counters"] = state["counters"]
+    if as_json:
+        print(json.dumps(summary, indent=2))
+    else:
+        console().print(
+            f"{path}: {ev['games']} greedy games, mean {ev['mean']:.0f}, "
+            f"median {ev['median']:.0f}, "
+            f"max {ev['max']}; 1024 reached {100 * ev['reach_1024']:.1f}%, "
+            f"2048 reached {100 * ev['reach_2048']:.1f}%; tiles {summary['tile_counts']}"
+        )
+    return 0

@@ -384,13 +384,17 @@ class DQNTrainer:
 
     # -- learning -----------------------------------------------------------------------------
 
-    def _targets(self, r: Any, s2: np.ndarray, m2: Any, disc: Any) -> Any:
-        """``r + disc * Q_target(s2, a*)`` with a* the best legal next move (0 when none)."""
+    def _targets(self, r: Any, s2: np.ndarray, m2: Any, disc: Any, target: Any = None) -> Any:
+        """``r + disc * Q_target(s2, a*)`` with a* the best legal next move (0 when none).
+
+        The target net is ``target``, else the target network (the online one when
+        ``target_update`` is ``none``).
+        """
         import torch
 
         with torch.no_grad():
             x2 = self.encode(s2)
-            net = self.target if self.cfg.target_update != "none" else self.net
+            net = target or (self.target if self.cfg.target_update != "none" else self.net)
             q_t = net(x2).float()
             neg = torch.finfo(q_t.dtype).min
             if self.cfg.double:
@@ -455,9 +459,7 @@ class DQNTrainer:
         cfg = self.cfg
         b = self.replay.sample_split(cfg.fit_newest, cfg.fit_older, self.rng)
         a, r, m2, disc = self._tensors(b)
-        saved, self.cfg = self.cfg, dataclasses.replace(self.cfg, target_update="none")
-        y = self._targets(r, b["s2"], m2, disc)  # labels fixed before the fit, as in seed 000
-        self.cfg = saved
+        y = self._targets(r, b["s2"], m2, disc, self.net)  # labels fixed before the fit
         n = len(b["a"])
         losses = []
         for _ in range(cfg.fit_epochs):
