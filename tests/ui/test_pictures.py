@@ -32,9 +32,18 @@ def test_a_gif_has_one_frame_per_move_plus_the_start(tmp_path):
     g, o, _ = _games(tmp_path)
     for record, moves in ((g.to_record(), 12), (o.to_record(), 2)):
         frames = replay(record)
-        data = pictures.gif_bytes(pictures.game_pictures(frames, record["game"]))
-        with Image.open(io.BytesIO(data)) as im:
+        buf = io.BytesIO()
+        assert pictures.write_gif(buf, pictures.game_pictures(frames, record["game"])) == moves + 1
+        buf.seek(0)
+        with Image.open(buf) as im:
             assert im.n_frames == moves + 1
+            im.seek(moves)
+            last = np.asarray(im.convert("RGB")).astype(int)
+        want = pictures.frame_picture(frames[-1], record["game"], frames[-2], moves).astype(int)
+        # one fixed palette: theme colours exact, anti-aliased caption text within a blend step
+        assert np.abs(last - want).max() <= 12
+        if record["game"] == "2048":
+            assert np.array_equal(last[pictures.CAPTION :], want[pictures.CAPTION :])
 
 
 def test_pictures_use_the_page_colours():

@@ -62,7 +62,9 @@ def run(args: argparse.Namespace) -> int:
         pictures.write_bytes(args.png, pictures.png_bytes(image))
         print(f"wrote {args.png} (position {k} of {len(frames) - 1})")
     if args.gif:
-        images = pictures.game_pictures(frames, game)
-        pictures.write_bytes(args.gif, pictures.gif_bytes(images, args.frame_ms))
-        print(f"wrote {args.gif} ({len(images)} frames: the start and {len(images) - 1} moves)")
+        from boardai.atomic import atomic_write
+
+        with atomic_write(args.gif, "wb") as f:
+            n = pictures.write_gif(f, pictures.game_pictures(frames, game), args.frame_ms)
+        print(f"wrote {args.gif} ({n} frames: the start and {n - 1} moves)")
     return 0

@@ -4,7 +4,9 @@ A picture is an RGB array (H x W x 3, uint8): the board, with a caption strip ab
 score or the disc counts, and the move that led to the position). 2048 boards are drawn by
 :func:`boardai.g2048.render.board_image`, Othello boards here; captions use Pillow's built-in
 font. A GIF holds one frame per position: the start, then one per move (so ``moves + 1``
-frames), each shown for ``frame_ms`` (the last one longer).
+frames), each shown for ``frame_ms`` (the last one longer). GIFs are written a frame at a
+time in one fixed palette (the theme's colours and the blends of its caption text), so even
+a game of many thousand moves needs the memory of one frame.
 
 >>> from boardai.records import Frame
 >>> from boardai.g2048 import Board
@@ -14,10 +16,10 @@ frames), each shown for ``frame_ms`` (the last one longer).
 
 from __future__ import annotations
 
-import io
 import os
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterable, Iterator, Sequence
+from functools import cache
+from typing import IO, Any
 
 import numpy as np
 
@@ -123,9 +125,11 @@ def frame_picture(
     return picture_othello(frame.board, s["last"], s["flips"], caption=[head, tail])
 
 
-def game_pictures(frames: Sequence[Frame], game: str) -> list[np.ndarray]:
-    """One picture per position of a replayed game: the start, then one per move."""
-    return [frame_picture(f, game, frames[k - 1] if k else None, k) for k, f in enumerate(frames)]
+def game_pictures(frames: Sequence[Frame], game: str) -> Iterator[np.ndarray]:
+    """One picture per position of a replayed game (the start, then one per move), made as
+    they are asked for."""
+    for k, f in enumerate(frames):
+        yield frame_picture(f, game, frames[k - 1] if k else None, k)
 
 
 def png_bytes(image: np.ndarray) -> bytes:
@@ -135,16 +139,59 @@ def png_bytes(image: np.ndarray) -> bytes:
     return bytes(iio.imwrite("<bytes>", image, extension=".png"))
 
 
-def gif_bytes(images: Sequence[np.ndarray], frame_ms: int = 250) -> bytes:
-    """``images`` as an animated GIF (looping, the last frame held longer)."""
-    import imageio.v3 as iio
+@cache
+def _palette() -> Any:
+    """A "P" image holding the GIF palette: every theme colour, then blends of each caption's
+    ink into its background (the anti-aliased edges of the caption text)."""
+    from PIL import Image
 
-    if not images:
-        raise ValueError("a GIF needs at least one picture")
-    durations = [frame_ms] * (len(images) - 1) + [max(frame_ms, _LAST_HOLD_MS)]
-    buf = io.BytesIO()
-    iio.imwrite(buf, np.stack(images), extension=".gif", duration=durations, loop=0)
-    return buf.getvalue()
+    c = theme.OTHELLO
+    colours = [*theme.G2048.values(), *theme.TILES.values(), theme.SUPER_TILE, *c.values()]
+    rgbs = list(dict.fromkeys(theme.rgb(x) for x in colours))
+    pairs = [(theme.G2048["page"], theme.G2048["text_dark"]), (c["frame"], c["text"])]
+    for background, ink in pairs:
+        b, i = np.array(theme.rgb(background)), np.array(theme.rgb(ink))
+        rgbs += [tuple(int(v) for v in np.rint(b + (i - b) * t / 16)) for t in range(1, 16)]
+    rgbs += [rgbs[0]] * (256 - len(rgbs))
+    pal = Image.new("P", (1, 1))
+    pal.putpalette([v for rgb in rgbs[:256] for v in rgb])
+    return pal
+
+
+def write_gif(fp: IO[bytes], images: Iterable[np.ndarray], frame_ms: int = 250) -> int:
+    """Write ``images`` to ``fp`` as a looping GIF, one frame at a time; the last frame stays
+    longer. Returns the number of frames.
+
+    Raises:
+        ValueError: no images, or images of different sizes.
+    """
+    from PIL import GifImagePlugin, Image
+
+    def paletted(image: np.ndarray) -> Any:
+        return Image.fromarray(image).quantize(palette=_palette(), dither=Image.Dither.NONE)
+
+    it = iter(images)
+    try:
+        current = next(it)
+    except StopIteration:
+        raise ValueError("a GIF needs at least one picture") from None
+    first = paletted(current)
+    header, _ = GifImagePlugin.getheader(first, None, {"loop": 0, "duration": frame_ms})
+    fp.write(b"".join(header))
+    count = 0
+    frame = first
+    while True:
+        nxt = next(it, None)
+        if nxt is not None and nxt.shape != current.shape:
+            raise ValueError(f"picture {count + 1} is {nxt.shape}, not {current.shape}")
+        ms = frame_ms if nxt is not None else max(frame_ms, _LAST_HOLD_MS)
+        fp.write(b"".join(GifImagePlugin.getdata(frame, duration=ms)))
+        count += 1
+        if nxt is None:
+            break
+        current, frame = nxt, paletted(nxt)
+    fp.write(b";")
+    return count
 
 
 def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
