@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--at {args.at}: the game has positions 0..{len(frames) - 1}")
         k = args.at % len(frames)
         image = pictures.frame_picture(frames[k], game, frames[k - 1] if k else None, k)
-        pictures.write_bytes(args.png, pictures.png_bytes(image))
+        pictures.write_png(args.png, image)
         print(f"wrote {args.png} (position {k} of {len(frames) - 1})")
     if args.gif:
         from boardai.atomic import atomic_write

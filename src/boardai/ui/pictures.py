@@ -132,11 +132,12 @@ def game_pictures(frames: Sequence[Frame], game: str) -> Iterator[np.ndarray]:
         yield frame_picture(f, game, frames[k - 1] if k else None, k)
 
 
-def png_bytes(image: np.ndarray) -> bytes:
-    """``image`` as PNG file bytes."""
+def write_png(path: str | os.PathLike[str], image: np.ndarray) -> None:
+    """Write ``image`` to ``path`` as a PNG, atomically."""
     import imageio.v3 as iio
 
-    return bytes(iio.imwrite("<bytes>", image, extension=".png"))
+    with atomic_write(path, "wb") as f:
+        f.write(bytes(iio.imwrite("<bytes>", image, extension=".png")))
 
 
 @cache
@@ -147,7 +148,7 @@ def _palette() -> Any:
 
     c = theme.OTHELLO
     colours = [*theme.G2048.values(), *theme.TILES.values(), theme.SUPER_TILE, *c.values()]
-    rgbs = list(dict.fromkeys(theme.rgb(x) for x in colours))
+    rgbs: list[tuple[int, ...]] = list(dict.fromkeys(theme.rgb(x) for x in colours))
     pairs = [(theme.G2048["page"], theme.G2048["text_dark"]), (c["frame"], c["text"])]
     for background, ink in pairs:
         b, i = np.array(theme.rgb(background)), np.array(theme.rgb(ink))
@@ -192,9 +193,3 @@ def write_gif(fp: IO[bytes], images: Iterable[np.ndarray], frame_ms: int = 250) 
         current, frame = nxt, paletted(nxt)
     fp.write(b";")
     return count
-
-
-def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically."""
-    with atomic_write(path, "wb") as f:
-        f.write(data)
