@@ -14,6 +14,7 @@ class Channel {
       const proto = location.protocol === "https:" ? "wss" : "ws";
       this.ws = new WebSocket(`${proto}://${location.host}/ws`);
       this.ws.onopen = resolve;
+      this.ws.onerror = resolve;  // a failed connection: requests then answer with an error
       this.ws.onmessage = (ev) => {
         const next = this.waiting.shift();
         if (next) next(JSON.parse(ev.data));
@@ -25,6 +26,9 @@ class Channel {
   }
   async request(msg) {
     await this.ready;
+    if (this.ws.readyState !== WebSocket.OPEN) {
+      return { type: "error", message: "connection to the server lost: reload the page" };
+    }
     return new Promise((resolve) => {
       this.waiting.push(resolve);
       this.ws.send(JSON.stringify(msg));
