@@ -32,7 +32,7 @@ def test_presets_and_adaptive_depth():
     few = Board.from_grid([[2, 4, 0, 0], [0] * 4, [0] * 4, [0] * 4])
     many = Board.from_grid([[2, 4, 8, 16], [32, 64, 128, 256], [0] * 4, [0] * 4])
     assert agent.depth_for(few) == 2
-    assert agent.depth_for(many) == 3
+    assert agent.depth_for(many) == 4
     assert ExpectimaxAgent(ExpectimaxOptions(depth=5)).depth_for(few) == 5
 
 

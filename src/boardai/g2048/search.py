@@ -48,11 +48,59 @@ from typing import Any
 import numpy as np
 
 from boardai._jit import njit
-from boardai.g2048.kernels import OVERFLOW, count_empty, slide
+from boardai.g2048.kernels import (
+    LEFT_TABLE,
+    OVERFLOW,
+    REWARD_TABLE,
+    RIGHT_TABLE,
+    count_empty,
+    transpose,
+)
 
 _NIB = np.uint64(0xF)
+_ROW = np.uint64(0xFFFF)
 _GOLDEN = np.uint64(0x9E37_79B9_7F4A_7C15)
 _REWARD_MASK = np.int64(OVERFLOW - 1)
+
+
+def _column_table(rows: np.ndarray) -> np.ndarray:
+    """A row table's results spread into a column: nibble j goes to bits 16j .. 16j+3."""
+    out = np.zeros(65536, np.uint64)
+    r = rows.astype(np.uint64)
+    for j in range(4):
+        out |= ((r >> np.uint64(4 * j)) & _NIB) << np.uint64(16 * j)
+    return out
+
+
+# nneonneo's column tables: "up" slides the rows of the transposed board left and writes them
+# straight back as columns, so a max node transposes its board once, not three times.
+_UP_TABLE = _column_table(LEFT_TABLE)
+_DOWN_TABLE = _column_table(RIGHT_TABLE)
+
+
+@njit
+def _moves(b: np.uint64, t: np.uint64) -> tuple[tuple[np.uint64, ...], tuple[np.int64, ...]]:
+    """Afterstates and rewards of moves 0..3 of ``b``, given ``t = transpose(b)``."""
+    left = np.uint64(0)
+    right = np.uint64(0)
+    up = np.uint64(0)
+    down = np.uint64(0)
+    r_rows = np.int64(0)
+    r_cols = np.int64(0)
+    for k in range(4):
+        sh = np.uint64(16 * k)
+        row = np.int64((b >> sh) & _ROW)
+        col = np.int64((t >> sh) & _ROW)
+        left |= np.uint64(LEFT_TABLE[row]) << sh
+        right |= np.uint64(RIGHT_TABLE[row]) << sh
+        up |= _UP_TABLE[col] << np.uint64(4 * k)
+        down |= _DOWN_TABLE[col] << np.uint64(4 * k)
+        r_rows += np.int64(REWARD_TABLE[row])
+        r_cols += np.int64(REWARD_TABLE[col])
+    r_rows &= _REWARD_MASK
+    r_cols &= _REWARD_MASK
+    return (up, right, down, left), (r_cols, r_rows, r_cols, r_rows)
+
 
 #: Statistics slots of the ``stats`` array the kernels fill.
 STAT_MOVES, STAT_LEAVES, STAT_CHANCE, STAT_HITS = 0, 1, 2, 3
@@ -123,26 +171,37 @@ def _chance(
     stats[STAT_CHANCE] += 1
     total = 0.0
     p2 = 1.0 - p4
+    t_after = transpose(after)
     for i in range(16):
         sh = np.uint64(4 * i)
         if (after >> sh) & _NIB != 0:
             continue
+        t_sh = np.uint64(4 * (4 * (i & 3) + (i >> 2)))  # cell (r, c) is (c, r) in t_after
         for k in range(2):
             p = p2 if k == 0 else p4
             if p <= 0.0:
                 continue
-            board = after | (np.uint64(k + 1) << sh)
+            tile = np.uint64(k + 1)
+            board = after | (tile << sh)
+            outs, rewards = _moves(board, t_after | (tile << t_sh))
+            stats[STAT_MOVES] += 4
             best = 0.0
             found = False
+            child_prob = cprob * p / n_empty
+            leaf = remaining <= 1 or child_prob < prob_cut  # checked here: saves a call per leaf
             for a in range(4):
-                out, reward = slide(board, a)
-                stats[STAT_MOVES] += 1
+                out = outs[a]
                 if out == board:
                     continue
-                v = reward_weight * np.float64(reward & _REWARD_MASK) + _chance(
-                    out, remaining - 1, cprob * p / n_empty, evaluate, data, reward_weight,
-                    prob_cut, p4, keys, values, info, gen, shift, stats,
-                )  # fmt: skip
+                if leaf:
+                    stats[STAT_LEAVES] += 1
+                    v = evaluate(out, data)
+                else:
+                    v = _chance(
+                        out, remaining - 1, child_prob, evaluate, data, reward_weight,
+                        prob_cut, p4, keys, values, info, gen, shift, stats,
+                    )  # fmt: skip
+                v += reward_weight * np.float64(rewards[a])
                 if not found or v > best:
                     best = v
                     found = True
@@ -181,12 +240,13 @@ def search_root(
     while (np.int64(1) << bits) < n:
         bits += 1
     shift = np.uint64(64 - bits)
+    outs, rewards = _moves(board, transpose(board))
+    stats[STAT_MOVES] += 4
     for a in range(4):
-        out, reward = slide(board, a)
-        stats[STAT_MOVES] += 1
+        out = outs[a]
         if out == board:
             continue
-        out_values[a] = reward_weight * np.float64(reward & _REWARD_MASK) + _chance(
+        out_values[a] = reward_weight * np.float64(rewards[a]) + _chance(
             out, depth - 1, 1.0, evaluate, data, reward_weight, prob_cut, p4,
             keys, values, info, gen, shift, stats,
         )  # fmt: skip

@@ -6,7 +6,7 @@ Presets (options given in the spec override them):
 preset    depth (max layers)                                     meant for
 ========  =====================================================  =========================
 fast      2                                                      tests, quick looks
-default   distinct tiles - 1, clamped to 2..3; cut-off 1e-3      a few ms a move
+default   distinct tiles - 1, clamped to 2..4; cut-off 1e-3      a few ms a move
 strong    distinct tiles - 1, at least 4 (nneonneo's setting);   long strength runs
           cut-off 1e-4
 ========  =====================================================  =========================
@@ -29,7 +29,7 @@ from boardai.g2048.board import Board
 #: preset -> (min depth, max depth, probability cut-off, table bits)
 PRESETS: dict[str, tuple[int, int, float, int]] = {
     "fast": (2, 2, 1e-3, 16),
-    "default": (2, 3, 1e-3, 18),
+    "default": (2, 4, 1e-3, 18),
     "strong": (4, 12, 1e-4, 22),
 }
 
