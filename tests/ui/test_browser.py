@@ -192,3 +192,17 @@ def test_replay_a_record_file(page, tmp_path):
     page.click("#rPrev")
     page.wait_for_function("window.boardai.replay.state.index === 5")
     assert "position 5 / 6" in page.inner_text("#rPos")
+
+
+def test_a_swipe_moves(page):
+    grid = [[2, 0, 0, 0]] + [[0] * 4] * 3
+    page.evaluate(f"window.boardai.g2048.newGame({{board: {grid}}})")
+    page.wait_for_function("window.boardai.g2048.state.grid[0][0] === 2")
+    box = page.locator("#board2048").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 120, y + 10, steps=4)
+    page.mouse.up()
+    _wait_moves(page, 1)
+    assert _state(page)["grid"][0][3] == 2  # slid right
