@@ -68,3 +68,19 @@ def test_replay_seek_animates_single_steps():
     assert any(t["kind"] == "new" for t in r.state()["animation"]["tiles"])
     r.seek(4)
     assert r.state()["animation"]["reset"] and r.state()["grid"] == g.board.to_grid()
+
+
+def test_agent_cache_keeps_a_few_recent_players():
+    from boardai.ui.session import AgentCache
+
+    made = []
+    cache = AgentCache(lambda spec, seed: made.append(spec) or object(), seed=None)
+    first = cache.get("a")
+    for spec in "bcd":
+        cache.get(spec)
+    assert cache.get("a") is first and made == ["a", "b", "c", "d"]
+    cache.get("e")  # "b" is now the least recently used
+    cache.get("b")
+    assert made == ["a", "b", "c", "d", "e", "b"]
+    with pytest.raises(UsageError, match="no player"):
+        cache.get("  ")

@@ -5,7 +5,9 @@ what a screen needs to draw it (:meth:`state`). Every mistake a user can make (a
 move, a bad player spec) raises :class:`~boardai.errors.UsageError` with a one-line message.
 
 >>> s = Session2048(seed=1)
->>> s.move("left") if 3 in s.game.board.legal_actions() else s.move("right")
+>>> s.move(s.game.board.legal_actions()[0])
+>>> s.hint("random")["action"] in s.game.board.legal_actions()
+True
 >>> s.state()["moves"]
 1
 """
@@ -49,7 +51,10 @@ def keep(session: Any, sink: Any, source: str) -> None:
 
 
 class AgentCache:
-    """Players built from specs once per session (they may hold caches or loaded models)."""
+    """Players built from specs once per session (they may hold caches or loaded models);
+    the least recently used goes when more than :attr:`SIZE` are asked for."""
+
+    SIZE = 4
 
     def __init__(self, make: Any, seed: int | None) -> None:
         self._make = make
@@ -61,9 +66,13 @@ class AgentCache:
         if not isinstance(spec, str) or not spec.strip():
             raise UsageError("no player given")
         spec = spec.strip()
-        if spec not in self._agents:
-            self._agents[spec] = self._make(spec, self._seed)
-        return self._agents[spec]
+        agent = self._agents.pop(spec, None)
+        if agent is None:
+            agent = self._make(spec, self._seed)
+        self._agents[spec] = agent  # most recently used last
+        while len(self._agents) > self.SIZE:
+            del self._agents[next(iter(self._agents))]
+        return agent
 
 
 class Session2048:
