@@ -16,6 +16,20 @@ from boardai.arena.seeding import agent_seed, game_seed
 OnResult = Callable[[GameResult, "dict[str, Any] | None"], None]
 
 
+_warmed: set[str] = set()
+
+
+def _warm_up(spec: str) -> None:
+    """Compile a player's kernels once per process, outside the timed games."""
+    if spec in _warmed:
+        return
+    from boardai.g2048 import Game
+    from boardai.g2048.agents import make_agent
+
+    make_agent(spec, seed=0).act(Game(seed=0).board)
+    _warmed.add(spec)
+
+
 def play_one(
     spec: str, seed: int, index: int, record: bool = False
 ) -> tuple[GameResult, dict[str, Any] | None]:
@@ -27,6 +41,7 @@ def play_one(
     from boardai.g2048 import Game
     from boardai.g2048.agents import make_agent
 
+    _warm_up(spec)
     agent = make_agent(spec, seed=agent_seed(seed, index))
     game = Game(seed=game_seed(seed, index))
     agent.reset()
