@@ -24,7 +24,7 @@ def _run(coro_fn, **kwargs):
     asyncio.run(main())
 
 
-async def _until(pilot, condition, tries=200):
+async def _until(pilot, condition, tries=1500):
     for _ in range(tries):
         if condition():
             return
