@@ -255,7 +255,7 @@ const g2048 = {
     if (r.type !== "hint") return this.status(r.message);
     let text = `${r.player} suggests ${ARROWS[r.action]} ${r.move}`;
     if (r.values) {
-      text += " (" + r.values.map((v, a) => `${ACTIONS[a]} ${v === null ? "-" : v.toFixed(1)}`).join(", ") + ")";
+      text += " (" + r.values.map((v, a) => `${ACTIONS[a]} ${v === null ? "-" : v.toLocaleString("en", { maximumFractionDigits: 1 })}`).join(", ") + ")";
     }
     this.status(text);
   },
