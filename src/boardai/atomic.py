@@ -28,6 +28,7 @@ def atomic_write(
     directory.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     try:
+        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; give what open() would
         with os.fdopen(fd, mode, **kwargs) as f:
             yield f
             f.flush()
@@ -43,3 +44,9 @@ def atomic_write(
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
