@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -117,6 +118,6 @@ class Strategy:
         return acts
 
 
-def make_strategy(kind: str, **kwargs: float) -> Strategy:
+def make_strategy(kind: str, **kwargs: Any) -> Strategy:
     """A :class:`Strategy` of ``kind`` (raises ValueError for bad settings)."""
     return Strategy(kind, **kwargs)

@@ -1,0 +1,344 @@
+"""``boardai train ntuple``: TD learning of an n-tuple network for 2048."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from boardai.cli._common import nonneg_int, positive_int, probability
+
+EXAMPLES = """
+boardai train ntuple --patterns 4x6 --episodes 100000 --out model.npz
+boardai train ntuple --patterns seed004 --episodes 69000 --out s4.npz --csv s4.csv --plot s4.png
+boardai train ntuple --patterns 0123,4567 --episodes 2000 --out tiny.npz --report-every 500
+boardai train ntuple --resume model.npz --episodes 200000 --out model.npz
+boardai train ntuple --patterns 4x6 --tc --alpha 1.0 --stages 14 --restart 0.5 --out tc.npz
+"""
+
+BENCH_EXAMPLES = """
+boardai bench ntuple --patterns 4x6 --episodes 2000
+boardai bench ntuple --model model.npz --episodes 300 --games 1000
+"""
+
+
+def register(app: Any) -> None:
+    p = app.command(
+        "train ntuple",
+        help="train an n-tuple network for 2048 by TD learning on afterstates (seed 004)",
+        examples=EXAMPLES,
+        description=(
+            "Train an n-tuple network by TD learning on afterstates: greedy play by\n"
+            "r + V(afterstate), updates from the end of each episode backwards (seed 004),\n"
+            "or online. Every --report-every episodes it prints seed 004's report (average\n"
+            "and max score, moves/s, tile reach table) and appends a CSV row; every\n"
+            "--checkpoint-every episodes (and at Ctrl-C) it saves --out."
+        ),
+    )
+    p.add_argument(
+        "--patterns",
+        default="4x6",
+        help="set name (seed004, 4x6, 8x6, 2x4+2x6), hex lists like 0123,4567, or @file",
+    )
+    p.add_argument(
+        "--episodes",
+        type=positive_int,
+        default=100_000,
+        help="total episodes to reach (default: 100000)",
+    )
+    p.add_argument("--out", required=True, help="model file to write (.npz)")
+    p.add_argument(
+        "--resume",
+        metavar="MODEL",
+        help="continue a saved run (its options win over the ones given)",
+    )
+    p.add_argument(
+        "--method",
+        choices=["backward", "backward-greedy", "online"],
+        default="backward",
+        help="backward: seed 004's update from the end of each episode (default); "
+        "backward-greedy: re-choose the next move with current weights; online: forward TD(0)",
+    )
+    p.add_argument(
+        "--alpha",
+        type=float,
+        default=0.1,
+        help="learning rate, split over the lookups (default: 0.1)",
+    )
+    p.add_argument(
+        "--alpha-decay",
+        type=float,
+        default=1.0,
+        help="multiply alpha by this every --alpha-every episodes",
+    )
+    p.add_argument(
+        "--alpha-every",
+        type=positive_int,
+        default=10_000,
+        help="episodes between decays (default: 10000)",
+    )
+    p.add_argument(
+        "--lambda", dest="lam", type=probability, default=0.0, help="TD(lambda) (default: 0)"
+    )
+    p.add_argument(
+        "--horizon",
+        type=positive_int,
+        default=5,
+        help="longest n-step return in TD(lambda) (default: 5)",
+    )
+    p.add_argument(
+        "--tc", action="store_true", help="temporal coherence learning (try --alpha 1.0)"
+    )
+    p.add_argument(
+        "--optimistic", type=float, default=0.0, metavar="V", help="OTD: start every value at V"
+    )
+    p.add_argument(
+        "--stages",
+        default="",
+        help="multi-stage: exponents where new weights start, e.g. 14 or 14,15",
+    )
+    p.add_argument(
+        "--restart",
+        type=float,
+        default=0.0,
+        metavar="P",
+        help="start an episode from a late position of an earlier game with probability P",
+    )
+    p.add_argument(
+        "--p4", type=probability, default=0.1, help="probability of a spawned 4 (default: 0.1)"
+    )
+    p.add_argument("--seed", type=nonneg_int, default=0, help="rng seed (default: 0)")
+    p.add_argument(
+        "--threads", type=positive_int, default=1, help="episodes in parallel on one shared table"
+    )
+    p.add_argument(
+        "--report-every",
+        type=positive_int,
+        default=1000,
+        help="episodes per report (default: 1000)",
+    )
+    p.add_argument(
+        "--checkpoint-every",
+        type=nonneg_int,
+        default=10_000,
+        help="episodes per save, 0: only at the end",
+    )
+    p.add_argument("--csv", help="write the report rows to this CSV file")
+    p.add_argument("--plot", help="write the learning curve to this PNG file")
+    p.add_argument("--quiet", action="store_true", help="no reach tables, just one line per report")
+    p.set_defaults(func=run)
+
+    b = app.command(
+        "bench ntuple",
+        help="n-tuple TD: training moves per second, and the 1-ply strength of a model",
+        examples=BENCH_EXAMPLES,
+    )
+    b.add_argument("--patterns", default="4x6", help="patterns of a fresh network (default: 4x6)")
+    b.add_argument(
+        "--model", help="start from this model (realistic, filled tables) and play --games with it"
+    )
+    b.add_argument(
+        "--episodes",
+        type=nonneg_int,
+        default=1000,
+        help="training episodes per timing (default: 1000)",
+    )
+    b.add_argument(
+        "--repeat",
+        type=positive_int,
+        default=3,
+        help="timings; the median is reported (default: 3)",
+    )
+    b.add_argument("--threads", type=positive_int, default=1, help="training threads (default: 1)")
+    b.add_argument(
+        "--games", type=nonneg_int, default=0, help="1-ply games to play with --model (default: 0)"
+    )
+    b.add_argument(
+        "--seed", type=nonneg_int, default=2024, help="rng seed of the timed episodes and games"
+    )
+    b.add_argument("--json", help="also write the results to this JSON file")
+    b.set_defaults(func=bench)
+
+
+def _config(args: argparse.Namespace) -> Any:
+    from boardai.errors import UsageError
+    from boardai.g2048.train.config import TrainConfig
+
+    try:
+        stages = tuple(int(s) for s in args.stages.replace(",", " ").split())
+    except ValueError:
+        raise UsageError(f"--stages {args.stages!r}: expected exponents like 14 or 14,15") from None
+    try:
+        return TrainConfig(
+            patterns=args.patterns,
+            stages=stages,
+            method=args.method,
+            alpha=args.alpha,
+            alpha_decay=args.alpha_decay,
+            alpha_every=args.alpha_every,
+            lam=args.lam,
+            horizon=args.horizon,
+            tc=args.tc,
+            optimistic=args.optimistic,
+            restart=args.restart,
+            p4=args.p4,
+            seed=args.seed,
+        )
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.progress import TextColumn
+
+    from boardai.cli._common import console, progress
+    from boardai.g2048.train.report import CsvLog, plot_curve, report_block
+    from boardai.g2048.train.trainer import Trainer
+
+    out = console()
+    if args.resume:
+        trainer = Trainer.load(args.resume)
+        out.print(f"resuming {args.resume}: {trainer.episodes:,} episodes done")
+    else:
+        trainer = Trainer(_config(args))
+    c = trainer.config
+    mb = trainer.network.weights.nbytes * (3 if c.tc else 1) / 2**20
+    out.print(
+        f"n-tuple TD: patterns {c.patterns}, {trainer.network.n_lookups} lookups, "
+        f"stages {list(c.stages) or 'none'}, {mb:,.0f} MiB of weights, method {c.method}, "
+        f"alpha {c.alpha}, seed {c.seed}"
+    )
+    log = CsvLog(args.csv, append=bool(args.resume)) if args.csv else None
+    rows: list[dict[str, Any]] = log.rows if log else []
+    last_save = trainer.episodes
+    stop = _StopFlag()
+    with stop, progress(TextColumn("{task.fields[info]}")) as bar:
+        task = bar.add_task("training", total=args.episodes, completed=trainer.episodes, info="")
+        while trainer.episodes < args.episodes and not stop.set:
+            n = min(
+                args.report_every - trainer.episodes % args.report_every,
+                args.episodes - trainer.episodes,
+            )
+            chunk = trainer.train(n, args.threads)
+            if trainer.episodes % args.report_every == 0 or trainer.episodes == args.episodes:
+                row, block = report_block(chunk, trainer, quiet=args.quiet)
+                out.print(block)
+                rows.append(row)
+                if log:
+                    log.write(row)
+            bar.update(
+                task, completed=trainer.episodes, info=f"{chunk.moves_per_second:,.0f} moves/s"
+            )
+            if args.checkpoint_every and trainer.episodes - last_save >= args.checkpoint_every:
+                trainer.save(args.out)
+                last_save = trainer.episodes
+    if stop.set:
+        trainer.save(args.out)
+        out.print(f"interrupted: saved {trainer.episodes:,} episodes to {args.out}")
+        return 130
+    trainer.save(args.out)
+    out.print(
+        f"saved {args.out}: {trainer.episodes:,} episodes, {trainer.seconds:,.0f} s of training"
+    )
+    if args.plot:
+        plot_curve(rows, args.plot, title=f"n-tuple TD, {c.patterns}")
+        out.print(f"wrote {args.plot}")
+    return 0
+
+
+class _StopFlag:
+    """Ctrl-C sets a flag instead of raising, so a chunk always finishes whole (the saved
+    state then matches the episode count); a second Ctrl-C raises as usual."""
+
+    def __init__(self) -> None:
+        self.set = False
+        self._old: Any = None
+
+    def _handler(self, signum: int, frame: Any) -> None:
+        if self.set:
+            raise KeyboardInterrupt
+        self.set = True
+        print("\nstopping after this chunk (Ctrl-C again to abort without saving)", flush=True)
+
+    def __enter__(self) -> _StopFlag:
+        import signal
+        import threading
+
+        if threading.current_thread() is threading.main_thread():
+            self._old = signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        import signal
+
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+
+
+def bench(args: argparse.Namespace) -> int:
+    import statistics
+    import time
+
+    import numpy as np
+
+    from boardai.cli._common import console, write_json
+    from boardai.g2048.stats import summarize
+    from boardai.g2048.train.episodes import play_games
+    from boardai.g2048.train.trainer import TrainConfig, Trainer
+    from boardai.report import reach_table, summary_table
+
+    out = console()
+    if args.model:
+        base = Trainer.load(args.model)
+        base.config.seed = args.seed
+    else:
+        base = Trainer(TrainConfig(patterns=args.patterns, seed=args.seed))
+    start_weights = base.network.weights.copy()
+    result: dict[str, object] = {
+        "patterns": base.config.patterns,
+        "model": args.model,
+        "threads": args.threads,
+    }
+    if args.episodes:
+        base.train(1)  # compile (or load the compiled code) outside the timing
+        rates: list[float] = []
+        cpu_rates: list[float] = []
+        for _ in range(args.repeat):
+            base.network.weights[:] = start_weights
+            base.episodes = 10**9  # fresh spawn streams, away from any training episodes
+            chunk = base.train(args.episodes, args.threads)
+            rates.append(chunk.moves_per_second)
+            cpu_rates.append(chunk.moves_per_cpu_second)
+            out.print(
+                f"{args.episodes:,} episodes, {int(chunk.moves.sum()):,} moves: "
+                f"{chunk.moves_per_second:,.0f} moves/s, "
+                f"{chunk.moves_per_cpu_second:,.0f} moves per CPU second"
+            )
+        result["training_moves_per_s"] = rates
+        result["training_moves_per_cpu_s"] = cpu_rates
+        out.print(
+            f"training: median {statistics.median(rates):,.0f} moves/s, "
+            f"{statistics.median(cpu_rates):,.0f} moves per CPU second, over {args.repeat} runs"
+        )
+    if args.games:
+        if not args.model:
+            from boardai.errors import UsageError
+
+            raise UsageError("--games needs --model (a trained network to play)")
+        base.network.weights[:] = start_weights
+        data = base.network.data()
+        play_games(data, np.uint64(args.seed), 0, 1, base.config.p4)
+        t0 = time.perf_counter()
+        scores, maxes, moves = play_games(data, np.uint64(args.seed), 0, args.games, base.config.p4)
+        seconds = time.perf_counter() - t0
+        tiles = np.where(maxes > 0, np.left_shift(1, maxes), 0)
+        s = summarize(scores, moves)
+        rate = f"{args.games / seconds:,.1f} games/s, {moves.sum() / seconds:,.0f} moves/s"
+        out.print(summary_table(s, title=f"1-ply play, {args.model}", extra={"speed": rate}))
+        out.print(reach_table(tiles))
+        result["games"] = s.to_dict()
+        result["reach"] = {
+            int(t): float((tiles >= t).mean()) for t in (2048, 4096, 8192, 16384, 32768)
+        }
+    if args.json:
+        write_json(args.json, result)
+    return 0

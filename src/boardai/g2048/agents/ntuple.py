@@ -1,0 +1,125 @@
+"""``ntuple``: play by a trained n-tuple network (``boardai train ntuple``).
+
+``ntuple:model=m.npz`` plays greedily by ``r + V(afterstate)`` (1-ply, in compiled code, exact
+for every tile); ``ntuple:model=m.npz,depth=2`` (or 3) runs the expectimax search of
+:mod:`boardai.g2048.search` with the network as its leaf evaluation (``reward_weight=1``).
+
+>>> import tempfile, pathlib
+>>> from boardai.g2048 import Game
+>>> from boardai.g2048.train.trainer import TrainConfig, Trainer
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "m.npz"
+>>> Trainer(TrainConfig(patterns="0123,4567")).save(path)
+>>> agent = make_agent(f"ntuple:model={path},depth=2")
+>>> g = Game(seed=3)
+>>> agent.act(g.board) in g.board.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from boardai.g2048.agents import REGISTRY, make_agent  # noqa: F401 (doctest)
+from boardai.g2048.board import Board
+
+
+@dataclass
+class NTupleOptions:
+    """Options of ``ntuple``.
+
+    Attributes:
+        model: the model file written by ``boardai train ntuple``.
+        depth: 1 plays by ``r + V(afterstate)``; 2..4 searches that many max layers by
+            expectimax with the network at the leaves.
+        prob_cut: the search evaluates, rather than expands, chance nodes reached with a lower
+            probability (depth >= 2; 0 expands everything).
+        table_bits: log2 of the search's transposition table slots (depth >= 2).
+        p4: the probability of a 4 that the search assumes.
+    """
+
+    model: str = ""
+    depth: int = 1
+    prob_cut: float = 1e-4
+    table_bits: int = 18
+    p4: float = 0.1
+
+    def __post_init__(self) -> None:
+        if not self.model:
+            raise ValueError("option model=FILE is required (a model from 'boardai train ntuple')")
+        if not 1 <= self.depth <= 4:
+            raise ValueError(f"depth must be in 1..4, got {self.depth}")
+        if not 0.0 <= self.prob_cut < 1.0:
+            raise ValueError(f"prob_cut must be in [0, 1), got {self.prob_cut}")
+        if not 10 <= self.table_bits <= 26:
+            raise ValueError(f"table_bits must be in 10..26, got {self.table_bits}")
+
+
+@lru_cache(maxsize=4)
+def _load(path: str, mtime: float) -> Any:
+    """The network of a model file, shared by every agent of this process (read-only)."""
+    from boardai.learn.model_file import load_model
+
+    network, _, _ = load_model(path)
+    network.weights.flags.writeable = False
+    return network
+
+
+def load_network(path: str | os.PathLike[str]) -> Any:
+    """The :class:`~boardai.learn.ntuple.NTupleNetwork` of a model file (cached per process)."""
+    from boardai.errors import ModelFileError
+
+    p = os.fspath(path)
+    try:
+        mtime = os.path.getmtime(p)
+    except OSError:
+        raise ModelFileError(p, "no such model file") from None
+    return _load(os.path.abspath(p), mtime)
+
+
+class NTupleAgent:
+    """Greedy 1-ply play by an n-tuple network: the move maximising ``r + V(afterstate)``."""
+
+    def __init__(self, network: Any, name: str = "ntuple") -> None:
+        self.name = name
+        self.network = network
+        self.data = network.data()
+
+    def reset(self) -> None:
+        """Nothing to clear."""
+
+    def value(self, state: Board) -> float:
+        """The network's value of ``state`` seen as an afterstate."""
+        return self.network.value(state)
+
+    def act(self, state: Board) -> int:
+        from boardai.g2048.train.episodes import greedy_move
+
+        action = int(greedy_move(np.uint64(state.lo), np.uint64(state.hi), self.data)[0])
+        if action < 0:
+            raise ValueError("no legal move: the game is over")
+        return action
+
+
+@REGISTRY.register("ntuple", NTupleOptions)
+def make_ntuple(opts: NTupleOptions, seed: int | None) -> Any:
+    """A trained n-tuple network: 1-ply greedy, or expectimax with depth=2..4."""
+    network = load_network(opts.model)
+    spec = f"ntuple:model={opts.model}" + (f",depth={opts.depth}" if opts.depth > 1 else "")
+    if opts.depth == 1:
+        return NTupleAgent(network, name=spec)
+    from boardai.g2048.agents.expectimax import ExpectimaxAgent, ExpectimaxOptions
+    from boardai.learn.ntuple import evaluate
+
+    search_opts = ExpectimaxOptions(
+        preset="fast",
+        depth=opts.depth,
+        prob_cut=opts.prob_cut,
+        table_bits=opts.table_bits,
+        p4=opts.p4,
+    )
+    return ExpectimaxAgent(search_opts, evaluate, network.data(), reward_weight=1.0, name=spec)

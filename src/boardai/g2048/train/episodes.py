@@ -1,0 +1,276 @@
+"""The compiled TD training loop: whole 2048 episodes of greedy play and n-tuple updates.
+
+One call of :func:`train_episodes` plays a list of episodes one after another. Each move picks
+the action maximising ``r + V(afterstate)`` (Szubert & Jaśkowski's TD-afterstate learning, seed
+004's EVALUATE). Episode ``e`` draws its spawns from ``seed_stream(seed, e)``, so a run depends
+only on the seed and the episode numbers, not on how episodes are split into calls.
+
+Methods (``method``):
+
+- ``BACKWARD`` (seed 004): play the whole episode, then update from the last afterstate back
+  to the first. The target of afterstate ``t`` is the lambda return with horizon ``h``:
+  ``(1-lam) * sum_{n<h} lam^(n-1) G(n) + lam^(h-1) G(h)``, where ``G(n)`` is the next ``n``
+  rewards plus the (already updated) value ``n`` afterstates later; the terminal afterstate's
+  target is 0. ``lam = 0`` is TD(0): target ``r' + V(s'_next)``.
+- ``BACKWARD_GREEDY``: seed 004's LEARN EVALUATION to the letter: TD(0) backwards, but the
+  next move is chosen again with the current weights instead of taken from the record.
+- ``ONLINE``: TD(0) forward, each afterstate updated as soon as the next move is chosen.
+
+The step given to each looked-up weight is ``alpha * error / n_lookups`` (Yeh et al.'s split),
+or with temporal coherence that step times the weight's own rate ``|E|/A``.
+
+Restart strategy: with ``restart_p > 0``, at the end of each fresh episode one position from
+its second half goes into a ring buffer (``pool``), and a later episode starts from a pool
+position with probability ``restart_p`` (late-game positions get trained far more often).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from boardai._jit import njit
+from boardai.g2048.kernels import max_exponent, move, seed_stream, spawn, splitmix64, start_board
+from boardai.learn.ntuple import add_at, add_at_tc, evaluate, feature_board, lookup_indices, sum_at
+
+BACKWARD, BACKWARD_GREEDY, ONLINE = 0, 1, 2
+METHODS = {"backward": BACKWARD, "backward-greedy": BACKWARD_GREEDY, "online": ONLINE}
+
+_NIB = np.uint64(0xF)
+_TWO32 = 4294967296.0
+
+
+@njit
+def _uniform(bits: np.uint64) -> np.float64:
+    return np.float64(bits >> np.uint64(32)) / _TWO32
+
+
+@njit
+def _spawn_exact(lo: np.uint64, hi: np.uint64, bits: np.uint64, p4: float) -> np.uint64:
+    """:func:`~boardai.g2048.kernels.spawn` that also knows cells of 65536+ are not empty."""
+    if hi == 0:
+        return spawn(lo, bits, p4)
+    n = 0
+    for i in range(16):
+        if (lo >> np.uint64(4 * i)) & _NIB == 0 and (hi >> np.uint64(i)) & np.uint64(1) == 0:
+            n += 1
+    if n == 0:
+        return lo
+    k = np.int64(((bits >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+    exponent = (
+        np.uint64(2) if np.float64(bits & np.uint64(0xFFFF_FFFF)) < p4 * _TWO32 else np.uint64(1)
+    )
+    for i in range(16):
+        if (lo >> np.uint64(4 * i)) & _NIB == 0 and (hi >> np.uint64(i)) & np.uint64(1) == 0:
+            if k == 0:
+                return lo | (exponent << np.uint64(4 * i))
+            k -= 1
+    return lo
+
+
+@njit
+def greedy_move(
+    lo: np.uint64, hi: np.uint64, data: Any
+) -> tuple[np.int64, np.uint64, np.uint64, np.int64, np.float64]:
+    """Greedy move by ``r + V(afterstate)``: (action or -1, after lo, after hi, reward, r + V)."""
+    best_a = -1
+    best_lo = lo
+    best_hi = hi
+    best_r = 0
+    best_q = -np.inf
+    for a in range(4):
+        alo, ahi, r = move(lo, hi, a)
+        if alo == lo and ahi == hi:
+            continue
+        q = r + evaluate(feature_board(alo, ahi), data)
+        if q > best_q:
+            best_a, best_lo, best_hi, best_r, best_q = a, alo, ahi, r, q
+    return best_a, best_lo, best_hi, best_r, best_q
+
+
+@njit
+def _learn(
+    board: np.uint64,
+    target: np.float64,
+    data: Any,
+    tc: Any,
+    use_tc: bool,
+    step_scale: np.float64,
+    idx: np.ndarray,
+) -> np.float64:
+    """Move the value of feature board ``board`` towards ``target``; return its new value."""
+    weights = data[0]
+    lookup_indices(board, data, idx)
+    error = target - sum_at(weights, idx)
+    if use_tc:
+        add_at_tc(weights, tc[0], tc[1], idx, step_scale * error, error)
+    else:
+        add_at(weights, idx, step_scale * error)
+    return sum_at(weights, idx)
+
+
+@njit
+def _grow(a: np.ndarray) -> np.ndarray:
+    out = np.empty(2 * a.shape[0], a.dtype)
+    out[: a.shape[0]] = a
+    return out
+
+
+@njit
+def train_episodes(
+    data: Any,
+    tc: Any,
+    use_tc: bool,
+    seed: np.uint64,
+    episodes: np.ndarray,
+    method: np.int64,
+    alpha: np.float64,
+    alpha_decay: np.float64,
+    alpha_every: np.int64,
+    lam: np.float64,
+    horizon: np.int64,
+    p4: np.float64,
+    restart_p: np.float64,
+    pool: np.ndarray,
+    pool_state: np.ndarray,
+    scores: np.ndarray,
+    max_exponents: np.ndarray,
+    moves: np.ndarray,
+    restarted: np.ndarray,
+) -> None:
+    """Play and learn from ``episodes`` (global episode numbers), in order.
+
+    Writes per episode its score, largest exponent, moves and whether it was a restart.
+    ``pool`` / ``pool_state`` ([count, next]) are the restart ring buffer, updated in place.
+    Alpha for episode ``e`` is ``alpha * alpha_decay ** (e // alpha_every)``.
+    """
+    n_lookups = data[1].shape[0]
+    idx = np.empty(n_lookups, np.int64)
+    cap = 4096
+    after = np.empty(cap, np.uint64)  # feature boards of the afterstates played
+    rewards = np.empty(cap, np.int64)
+    states_lo = np.empty(cap, np.uint64)  # boards before each move (backward-greedy)
+    states_hi = np.empty(cap, np.uint64)
+    values = np.empty(cap, np.float64)  # updated values, for lambda returns
+    for k in range(episodes.shape[0]):
+        e = episodes[k]
+        a_e = alpha * alpha_decay ** np.float64(e // alpha_every)
+        step_scale = a_e / n_lookups
+        state = seed_stream(seed, np.uint64(e))
+        state, bits = splitmix64(state)
+        fresh = True
+        if restart_p > 0.0 and pool_state[0] > 0 and _uniform(bits) < restart_p:
+            state, bits = splitmix64(state)
+            pick = np.int64(((bits >> np.uint64(32)) * np.uint64(pool_state[0])) >> np.uint64(32))
+            lo = pool[pick]
+            fresh = False
+        else:
+            lo, state = start_board(state, 2, p4)
+        hi = np.uint64(0)
+        n = 0
+        score = 0
+        prev_q = 0.0
+        while True:
+            a, alo, ahi, r, q = greedy_move(lo, hi, data)
+            if a < 0:
+                break
+            if n == after.shape[0]:
+                after, rewards, values = _grow(after), _grow(rewards), _grow(values)
+                states_lo, states_hi = _grow(states_lo), _grow(states_hi)
+            fb = feature_board(alo, ahi)
+            if method == ONLINE and n > 0:
+                _learn(after[n - 1], q, data, tc, use_tc, step_scale, idx)
+            after[n] = fb
+            rewards[n] = r
+            states_lo[n] = lo
+            states_hi[n] = hi
+            prev_q = q
+            score += r
+            state, bits = splitmix64(state)
+            lo = _spawn_exact(alo, ahi, bits, p4)
+            hi = ahi
+            n += 1
+        if prev_q != prev_q:  # pragma: no cover - a NaN value means diverged weights
+            raise FloatingPointError("n-tuple weights diverged (NaN): lower alpha")
+        if n > 0:
+            if method == ONLINE:
+                _learn(after[n - 1], 0.0, data, tc, use_tc, step_scale, idx)
+            else:
+                values[n - 1] = _learn(after[n - 1], 0.0, data, tc, use_tc, step_scale, idx)
+                for t in range(n - 2, -1, -1):
+                    if method == BACKWARD_GREEDY:
+                        _, _, _, _, target = greedy_move(states_lo[t + 1], states_hi[t + 1], data)
+                    elif lam == 0.0:
+                        target = rewards[t + 1] + values[t + 1]
+                    else:
+                        target = _lambda_return(rewards, values, t, n, lam, horizon)
+                    values[t] = _learn(after[t], target, data, tc, use_tc, step_scale, idx)
+        if fresh and restart_p > 0.0 and n >= 8:
+            state, bits = splitmix64(state)
+            t = n // 2 + np.int64(
+                ((bits >> np.uint64(32)) * np.uint64(n - n // 2)) >> np.uint64(32)
+            )
+            if states_hi[t] == 0:
+                pool[pool_state[1]] = states_lo[t]
+                pool_state[1] = (pool_state[1] + 1) % pool.shape[0]
+                pool_state[0] = min(pool_state[0] + 1, pool.shape[0])
+        scores[k] = score
+        max_exponents[k] = max_exponent(lo, hi)
+        moves[k] = n
+        restarted[k] = not fresh
+
+
+@njit
+def _lambda_return(
+    rewards: np.ndarray,
+    values: np.ndarray,
+    t: np.int64,
+    n: np.int64,
+    lam: np.float64,
+    horizon: np.int64,
+) -> np.float64:
+    """Truncated lambda return of afterstate ``t`` (values after ``t`` are already updated)."""
+    total = 0.0
+    ret = 0.0  # rewards r_{t+1} .. r_{t+m}
+    weight = 1.0  # lam ** (m - 1)
+    for m in range(1, horizon + 1):
+        if t + m > n - 1:  # the episode ended: every longer return equals this one
+            return total + weight * ret
+        ret += rewards[t + m]
+        g = ret + values[t + m]
+        if m == horizon:
+            total += weight * g
+        else:
+            total += (1.0 - lam) * weight * g
+            weight *= lam
+    return total
+
+
+@njit
+def play_games(
+    data: Any, seed: np.uint64, first: np.int64, n_games: np.int64, p4: np.float64
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Play games ``first .. first + n_games - 1`` greedily by ``r + V``, learning nothing.
+
+    Game ``g`` uses spawn stream ``g`` of ``seed``; returns per game the score, the largest
+    exponent and the number of moves.
+    """
+    scores = np.zeros(n_games, np.int64)
+    maxes = np.zeros(n_games, np.int64)
+    moves = np.zeros(n_games, np.int64)
+    for k in range(n_games):
+        state = seed_stream(seed, np.uint64(first + k))
+        lo, state = start_board(state, 2, p4)
+        hi = np.uint64(0)
+        while True:
+            a, alo, ahi, r, _ = greedy_move(lo, hi, data)
+            if a < 0:
+                break
+            scores[k] += r
+            moves[k] += 1
+            state, bits = splitmix64(state)
+            lo = _spawn_exact(alo, ahi, bits, p4)
+            hi = ahi
+        maxes[k] = max_exponent(lo, hi)
+    return scores, maxes, moves

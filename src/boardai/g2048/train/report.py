@@ -1,0 +1,103 @@
+"""Training reports in seed 004's form: a line per chunk, the tile reach table, a CSV, a plot.
+
+Seed 004 printed, every 1,000 episodes::
+
+    69000  avg = 35182, max = 106264, ops = 3343
+         2048     72.2% (50.2%)
+
+boardai prints the same line (``moves/s`` for ``ops``) and :func:`boardai.report.reach_table`.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from pathlib import Path
+from typing import Any
+
+from boardai.g2048.train.trainer import Chunk, Trainer, summary_fields
+
+
+def report_line(row: dict[str, Any]) -> str:
+    """Seed 004's headline: episodes, average and max score, speed."""
+    return (
+        f"{row['episode']:>8}  avg = {row['avg']:,.0f}, max = {row['max']:,}, "
+        f"moves/s = {row['moves_per_s']:,}"
+    )
+
+
+def report_block(chunk: Chunk, trainer: Trainer, quiet: bool = False) -> tuple[dict[str, Any], Any]:
+    """The CSV row of a chunk and what to print for it (line + reach table unless ``quiet``)."""
+    from rich.console import Group
+    from rich.text import Text
+
+    from boardai.report import reach_table
+
+    row = summary_fields(chunk)
+    row["alpha"] = trainer.alpha_at(trainer.episodes - 1)
+    row["seconds"] = round(trainer.seconds, 1)
+    line = Text(report_line(row))
+    if quiet:
+        return row, line
+    fresh = ~chunk.restarted
+    tiles = chunk.max_tiles[fresh] if fresh.any() else chunk.max_tiles
+    return row, Group(line, reach_table(tiles, title=f"tiles, last {len(tiles):,} games"))
+
+
+class CsvLog:
+    """Report rows appended to a CSV file (header once); ``rows`` holds those already there."""
+
+    def __init__(self, path: str | os.PathLike[str], append: bool = False) -> None:
+        self.path = Path(path)
+        self.rows: list[dict[str, Any]] = []
+        if append and self.path.is_file():
+            with self.path.open(newline="", encoding="utf-8") as f:
+                self.rows = [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
+        elif self.path.exists():
+            self.path.unlink()
+
+    def write(self, row: dict[str, Any]) -> None:
+        """Append one row (and the header first if the file is new)."""
+        new = not self.path.is_file()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", newline="", encoding="utf-8") as f:
+            w = csv.DictWriter(f, fieldnames=list(row))
+            if new:
+                w.writeheader()
+            w.writerow(row)
+
+
+def plot_curve(
+    rows: list[dict[str, Any]], path: str | os.PathLike[str], title: str = "n-tuple TD"
+) -> None:
+    """The learning curve (average and max score per report, 2048 reach rate) as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from boardai.atomic import atomic_write
+
+    x = [r["episode"] for r in rows]
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    ax.plot(x, [r["avg"] for r in rows], label="average score")
+    ax.plot(x, [r["max"] for r in rows], label="max score", alpha=0.5)
+    ax.set_xlabel("episodes")
+    ax.set_ylabel("score")
+    ax.set_title(title)
+    ax2 = ax.twinx()
+    ax2.plot(
+        x,
+        [100 * r["reach_2048"] for r in rows],
+        color="tab:green",
+        ls="--",
+        label="2048 reached (%)",
+    )
+    ax2.set_ylabel("2048 reached (%)")
+    ax2.set_ylim(0, 100)
+    lines = ax.get_legend_handles_labels()[0] + ax2.get_legend_handles_labels()[0]
+    ax.legend(lines, [ln.get_label() for ln in lines], loc="upper left")
+    fig.tight_layout()
+    with atomic_write(path, "wb") as f:
+        fig.savefig(f, format="png", dpi=100)
+    plt.close(fig)

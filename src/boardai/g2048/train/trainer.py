@@ -1,0 +1,226 @@
+"""Run n-tuple TD training in chunks of episodes, save it, and resume it exactly.
+
+>>> t = Trainer(TrainConfig(patterns="0123,4567", seed=1))
+>>> chunk = t.train(20)
+>>> t.episodes, len(chunk.scores), bool(chunk.scores.mean() > 0)
+(20, 20, True)
+
+Python only sets up: each chunk runs :func:`~boardai.g2048.train.episodes.train_episodes` in
+compiled code, on ``threads`` Python threads at once (the kernels release the GIL). Threads
+share one weight table and update it without locks (Hogwild, as multi-threaded TD programs
+do); thread ``j`` of ``T`` plays episodes ``start + j, start + j + T, ...``. With one thread a
+run is exactly reproducible, whatever the chunk sizes and however often it was resumed.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from boardai.g2048.train.config import TrainConfig
+from boardai.g2048.train.episodes import METHODS, train_episodes
+from boardai.learn.model_file import load_model, save_model
+from boardai.learn.ntuple import NTupleNetwork
+
+#: Model kind written in the metadata, checked on resume and by the agent.
+KIND = "2048-ntuple-td"
+
+
+@dataclass
+class Chunk:
+    """Results of one chunk of episodes, in episode order."""
+
+    first: int
+    scores: np.ndarray
+    max_tiles: np.ndarray
+    moves: np.ndarray
+    restarted: np.ndarray
+    seconds: float
+    cpu_seconds: float = 0.0
+
+    @property
+    def moves_per_second(self) -> float:
+        """Training moves (each: play, learn) per second of wall time."""
+        return float(self.moves.sum()) / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def moves_per_cpu_second(self) -> float:
+        """Training moves per CPU second of this process (all threads): steadier than wall
+        time on a loaded machine."""
+        return float(self.moves.sum()) / self.cpu_seconds if self.cpu_seconds > 0 else 0.0
+
+
+class Trainer:
+    """A network, its training configuration and state (episodes done, restart pools).
+
+    Args:
+        config: the hyperparameters.
+        network: the network to train (a new one from ``config`` when None).
+        episodes: episodes already done.
+        state: extra arrays of a saved run (``tc_e``, ``tc_a``, ``pool``, ``pool_state``).
+    """
+
+    def __init__(
+        self,
+        config: TrainConfig,
+        network: NTupleNetwork | None = None,
+        episodes: int = 0,
+        state: dict[str, np.ndarray] | None = None,
+        seconds: float = 0.0,
+    ) -> None:
+        self.config = config
+        state = state or {}
+        if network is None:
+            network = NTupleNetwork.create(config.patterns, config.stages)
+            if config.optimistic:
+                network.fill(config.optimistic)
+        self.network = network
+        self.episodes = episodes
+        self.seconds = seconds
+        size = network.weights.shape[0]
+        if config.tc:
+            self.tc = (
+                state.get("tc_e", np.zeros(size, np.float32)),
+                state.get("tc_a", np.zeros(size, np.float32)),
+            )
+        else:
+            self.tc = (np.zeros(1, np.float32), np.zeros(1, np.float32))
+        self.pool = state.get("pool", np.zeros((1, config.pool_size), np.uint64))
+        self.pool_state = state.get("pool_state", np.zeros((1, 2), np.int64))
+
+    # -- files ----------------------------------------------------------------------------
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the model and everything needed to resume, atomically."""
+        extra: dict[str, np.ndarray] = {"pool": self.pool, "pool_state": self.pool_state}
+        if self.config.tc:
+            extra.update(tc_e=self.tc[0], tc_a=self.tc[1])
+        meta = {
+            "kind": KIND,
+            "episodes": self.episodes,
+            "train_seconds": round(self.seconds, 3),
+            "rules": {"p4": self.config.p4, "start_tiles": 2},
+            "config": self.config.to_dict(),
+            "rng": {
+                "generator": "splitmix64 seed_stream",
+                "seed": self.config.seed,
+                "next_episode": self.episodes,
+            },
+            "schedule": {"alpha_now": self.alpha_at(self.episodes), "episodes": self.episodes},
+        }
+        save_model(path, self.network, meta, extra)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Trainer:
+        """Resume a run saved by :meth:`save` (raises ModelFileError for a foreign file)."""
+        from boardai.errors import ModelFileError
+
+        network, meta, extra = load_model(path)
+        if meta.get("kind") != KIND or "config" not in meta:
+            raise ModelFileError(path, "not a 2048 n-tuple training file (no training state)")
+        try:
+            config = TrainConfig.from_dict(meta["config"])
+        except (TypeError, ValueError) as e:
+            raise ModelFileError(path, f"bad training options: {e}") from None
+        if config.tc and ("tc_e" not in extra or extra["tc_e"].shape != network.weights.shape):
+            raise ModelFileError(path, "temporal coherence state is missing or the wrong size")
+        return cls(
+            config,
+            network,
+            int(meta.get("episodes", 0)),
+            extra,
+            float(meta.get("train_seconds", 0.0)),
+        )
+
+    # -- training -------------------------------------------------------------------------
+
+    def alpha_at(self, episode: int) -> float:
+        """The learning rate of ``episode`` under the decay schedule."""
+        c = self.config
+        return c.alpha * c.alpha_decay ** (episode // c.alpha_every)
+
+    def _pools(self, threads: int) -> None:
+        rows, size = self.pool.shape
+        if rows < threads or size != self.config.pool_size:
+            pool = np.zeros((threads, self.config.pool_size), np.uint64)
+            state = np.zeros((threads, 2), np.int64)
+            keep = min(rows, threads)
+            n = min(size, self.config.pool_size)
+            pool[:keep, :n] = self.pool[:keep, :n]
+            state[:keep, 0] = np.minimum(self.pool_state[:keep, 0], n)
+            state[:keep, 1] = self.pool_state[:keep, 1] % n
+            self.pool, self.pool_state = pool, state
+
+    def train(self, n_episodes: int, threads: int = 1) -> Chunk:
+        """Play and learn from the next ``n_episodes`` episodes on ``threads`` threads."""
+        if n_episodes < 1:
+            raise ValueError(f"n_episodes must be >= 1, got {n_episodes}")
+        threads = max(1, min(threads, n_episodes))
+        self._pools(threads)
+        c = self.config
+        first = self.episodes
+        scores = np.zeros(n_episodes, np.int64)
+        maxes = np.zeros(n_episodes, np.int64)
+        moves = np.zeros(n_episodes, np.int64)
+        restarted = np.zeros(n_episodes, np.bool_)
+        data = self.network.data()
+
+        def work(j: int) -> None:
+            sel = slice(j, n_episodes, threads)
+            episodes = np.arange(first, first + n_episodes, dtype=np.int64)[sel]
+            out = [np.empty(len(episodes), a.dtype) for a in (scores, maxes, moves, restarted)]
+            train_episodes(
+                data,
+                self.tc,
+                c.tc,
+                np.uint64(c.seed),
+                episodes,
+                METHODS[c.method],
+                c.alpha,
+                c.alpha_decay,
+                c.alpha_every,
+                c.lam,
+                c.horizon,
+                c.p4,
+                c.restart,
+                self.pool[j],
+                self.pool_state[j],
+                *out,
+            )
+            scores[sel], maxes[sel], moves[sel], restarted[sel] = out
+
+        start = time.perf_counter()
+        cpu_start = time.process_time()
+        if threads == 1:
+            work(0)
+        else:
+            with ThreadPoolExecutor(threads) as ex:
+                list(ex.map(work, range(threads)))
+        seconds = time.perf_counter() - start
+        cpu_seconds = time.process_time() - cpu_start
+        self.episodes += n_episodes
+        self.seconds += seconds
+        max_tiles = np.where(maxes > 0, np.left_shift(1, maxes), 0)
+        return Chunk(first, scores, max_tiles, moves, restarted, seconds, cpu_seconds)
+
+
+def summary_fields(chunk: Chunk) -> dict[str, Any]:
+    """One report row: seed 004's average and max score (fresh games), moves/s, reach rates."""
+    fresh = ~chunk.restarted
+    scores = chunk.scores[fresh] if fresh.any() else chunk.scores
+    tiles = chunk.max_tiles[fresh] if fresh.any() else chunk.max_tiles
+    row: dict[str, Any] = {
+        "episode": chunk.first + len(chunk.scores),
+        "avg": round(float(scores.mean()), 1),
+        "max": int(scores.max()),
+        "moves_per_s": round(chunk.moves_per_second),
+        "games": len(scores),
+    }
+    for tile in (2048, 4096, 8192, 16384, 32768):
+        row[f"reach_{tile}"] = round(float((tiles >= tile).mean()), 4)
+    return row

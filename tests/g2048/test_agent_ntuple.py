@@ -1,0 +1,69 @@
+"""The ``ntuple`` player: greedy by r + V(afterstate), or expectimax over the network."""
+
+from __future__ import annotations
+
+import pytest
+
+from boardai.errors import UsageError
+from boardai.g2048 import Game
+from boardai.g2048.agents import make_agent
+from boardai.g2048.train.config import TrainConfig
+from boardai.g2048.train.trainer import Trainer
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory):
+    path = tmp_path_factory.mktemp("ntuple") / "m.npz"
+    trainer = Trainer(TrainConfig(patterns="0123,4567,0145", seed=4))
+    trainer.train(300)
+    trainer.save(path)
+    return path
+
+
+def test_greedy_agent_picks_the_best_afterstate(model) -> None:
+    agent = make_agent(f"ntuple:model={model}")
+    game = Game(seed=8)
+    for _ in range(60):
+        if game.is_over():
+            break
+        board = game.board
+        best = max(
+            board.legal_actions(),
+            key=lambda a: board.slide(a)[1] + agent.network.value(board.slide(a)[0]),
+        )
+        action = agent.act(board)
+        assert action == best
+        game.move(action)
+
+
+def test_agent_plays_whole_games(model) -> None:
+    agent = make_agent(f"ntuple:model={model}")
+    game = Game(seed=1)
+    while not game.is_over():
+        game.move(agent.act(game.board))
+    assert game.score > 1000
+
+
+def test_depth_2_uses_the_search(model) -> None:
+    agent = make_agent(f"ntuple:model={model},depth=2")
+    assert agent.name.endswith("depth=2")
+    game = Game(seed=2)
+    for _ in range(20):
+        action = agent.act(game.board)
+        assert action in game.board.legal_actions()
+        game.move(action)
+
+
+@pytest.mark.parametrize(
+    "spec", ["ntuple", "ntuple:model=/no/such.npz", "ntuple:model=x.npz,depth=9"]
+)
+def test_bad_specs(spec: str) -> None:
+    with pytest.raises(UsageError):
+        make_agent(spec)
+
+
+def test_foreign_model_file(tmp_path) -> None:
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"PK\x03\x04 not really a zip")
+    with pytest.raises(UsageError, match=r"bad\.npz"):
+        make_agent(f"ntuple:model={bad}")

@@ -1,0 +1,201 @@
+"""n-tuple TD training: it learns, lambda returns match the reference, runs resume exactly,
+and the command line trains, reports, saves and resumes."""
+
+from __future__ import annotations
+
+import csv
+
+import numpy as np
+import pytest
+
+from boardai.cli import main
+from boardai.errors import ModelFileError
+from boardai.g2048.kernels import play_random_games
+from boardai.g2048.train.config import TrainConfig
+from boardai.g2048.train.episodes import _lambda_return
+from boardai.g2048.train.trainer import Trainer
+from tests.naive import ntuple as naive
+
+TINY = "0123,4567,0145"
+
+
+def test_tiny_network_learns_well_above_random() -> None:
+    trainer = Trainer(TrainConfig(patterns=TINY, seed=11))
+    trainer.train(1500)
+    learned = trainer.train(500)
+    random_scores, _, _ = play_random_games(500, np.uint64(11), 0.1, 2, 0.1)
+    assert random_scores.mean() < 1500
+    assert learned.scores.mean() > 3 * random_scores.mean()
+    assert (learned.max_tiles >= 512).mean() > 0.3
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"method": "online"},
+        {"method": "backward-greedy"},
+        {"lam": 0.5, "horizon": 3},
+        {"tc": True, "alpha": 1.0},
+        {"optimistic": 2000.0},
+        {"stages": (8,)},
+        {"restart": 0.5, "pool_size": 50},
+    ],
+)
+def test_every_method_learns(options) -> None:
+    trainer = Trainer(TrainConfig(patterns=TINY, seed=5, **options))
+    trainer.train(600)
+    late = trainer.train(300)
+    fresh = late.scores[~late.restarted]
+    assert len(fresh) > 50
+    assert fresh.mean() > 2000  # random play averages about 1,000
+
+
+def test_chunks_do_not_matter() -> None:
+    a = Trainer(TrainConfig(patterns=TINY, seed=3))
+    a.train(40)
+    b = Trainer(TrainConfig(patterns=TINY, seed=3))
+    for n in (7, 13, 20):
+        b.train(n)
+    np.testing.assert_array_equal(a.network.weights, b.network.weights)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {
+            "tc": True,
+            "restart": 0.3,
+            "pool_size": 20,
+            "lam": 0.4,
+            "alpha_decay": 0.5,
+            "alpha_every": 15,
+        },
+    ],
+)
+def test_resume_equals_an_uninterrupted_run(tmp_path, options) -> None:
+    config = {"patterns": TINY, "seed": 9, **options}
+    straight = Trainer(TrainConfig(**config))
+    whole = np.concatenate([straight.train(25).scores, straight.train(25).scores])
+    first = Trainer(TrainConfig(**config))
+    part = first.train(25).scores
+    first.save(tmp_path / "m.npz")
+    resumed = Trainer.load(tmp_path / "m.npz")
+    assert resumed.episodes == 25
+    rest = resumed.train(25).scores
+    np.testing.assert_array_equal(np.concatenate([part, rest]), whole)
+    np.testing.assert_array_equal(resumed.network.weights, straight.network.weights)
+    if options:
+        np.testing.assert_array_equal(resumed.tc[1], straight.tc[1])
+        np.testing.assert_array_equal(resumed.pool, straight.pool)
+
+
+def test_threads_share_one_table() -> None:
+    trainer = Trainer(TrainConfig(patterns=TINY, seed=2))
+    chunk = trainer.train(200, threads=2)
+    assert trainer.episodes == 200 and (chunk.moves > 0).all()
+    assert np.abs(trainer.network.weights).sum() > 0
+
+
+def test_lambda_return_matches_reference() -> None:
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        n = int(rng.integers(2, 12))
+        rewards = rng.integers(0, 64, n).astype(np.int64)
+        values = rng.normal(100, 30, n)
+        lam = float(rng.uniform(0.05, 1.0))
+        horizon = int(rng.integers(1, 8))
+        for t in range(n - 1):
+            got = _lambda_return(rewards, values, t, n, lam, horizon)
+            want = naive.lambda_return(rewards.tolist(), values.tolist(), t, lam, horizon)
+            assert got == pytest.approx(want, rel=1e-12, abs=1e-9)
+
+
+def test_bad_config() -> None:
+    with pytest.raises(ValueError):
+        TrainConfig(method="sideways")
+    with pytest.raises(ValueError):
+        TrainConfig(lam=0.5, method="online")
+    with pytest.raises(ValueError):
+        TrainConfig(alpha=0)
+
+
+def test_load_rejects_a_model_without_training_state(tmp_path) -> None:
+    from boardai.learn.model_file import save_model
+    from boardai.learn.ntuple import NTupleNetwork
+
+    save_model(tmp_path / "bare.npz", NTupleNetwork.create("0123"), {})
+    with pytest.raises(ModelFileError, match=r"bare\.npz"):
+        Trainer.load(tmp_path / "bare.npz")
+
+
+def test_cli_trains_reports_and_resumes(tmp_path, capsys) -> None:
+    out, table, png = tmp_path / "m.npz", tmp_path / "log.csv", tmp_path / "curve.png"
+    common = [
+        "train",
+        "ntuple",
+        "--patterns",
+        TINY,
+        "--out",
+        str(out),
+        "--csv",
+        str(table),
+        "--report-every",
+        "100",
+    ]
+    assert main([*common, "--episodes", "200", "--checkpoint-every", "100"]) == 0
+    text = capsys.readouterr().out
+    assert "200  avg = " in text and "reached" in text
+    assert main([*common, "--episodes", "300", "--resume", str(out), "--plot", str(png)]) == 0
+    with table.open() as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["episode"]) for r in rows] == [100, 200, 300]
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    assert Trainer.load(out).episodes == 300
+
+
+def test_cli_errors(tmp_path, capsys) -> None:
+    bad = tmp_path / "bad.npz"
+    bad.write_text("not a model")
+    assert main(["train", "ntuple", "--resume", str(bad), "--out", str(tmp_path / "m.npz")]) == 2
+    assert "bad.npz" in capsys.readouterr().err
+    assert main(["train", "ntuple", "--patterns", "zz", "--out", str(tmp_path / "m.npz")]) == 2
+    assert main(["train", "ntuple", "--stages", "x", "--out", str(tmp_path / "m.npz")]) == 2
+    assert (
+        main(
+            [
+                "train",
+                "ntuple",
+                "--method",
+                "online",
+                "--lambda",
+                "0.5",
+                "--out",
+                str(tmp_path / "m.npz"),
+            ]
+        )
+        == 2
+    )
+
+
+def test_bench_command(tmp_path, capsys) -> None:
+    model = tmp_path / "m.npz"
+    Trainer(TrainConfig(patterns=TINY)).save(model)
+    assert (
+        main(
+            [
+                "bench",
+                "ntuple",
+                "--model",
+                str(model),
+                "--episodes",
+                "20",
+                "--repeat",
+                "1",
+                "--games",
+                "20",
+            ]
+        )
+        == 0
+    )
+    assert "moves per CPU second" in capsys.readouterr().out

@@ -1,0 +1,128 @@
+"""The compiled n-tuple lookups and updates against the plain Python reference."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boardai.errors import UsageError
+from boardai.g2048 import Board
+from boardai.learn.ntuple import (
+    NTupleNetwork,
+    add_at,
+    add_at_tc,
+    evaluate,
+    feature_board,
+    lookup_indices,
+)
+from tests.g2048.strategies import boards
+from tests.naive import ntuple as naive
+
+# Short patterns keep the tables small (16^3 entries) so random weights everywhere are cheap.
+patterns_st = st.lists(
+    st.lists(st.integers(0, 15), min_size=1, max_size=3, unique=True).map(tuple),
+    min_size=1,
+    max_size=3,
+)
+stages_st = st.sampled_from([(), (11,), (9, 14)])
+
+
+def _random_network(
+    patterns, stages, seed: int
+) -> tuple[NTupleNetwork, list[list[dict[int, float]]]]:
+    net = NTupleNetwork(patterns, stages)
+    rng = np.random.default_rng(seed)
+    net.weights[:] = rng.normal(size=net.weights.size).astype(np.float32)
+    size = int(net.offsets[-1])
+    tables = [
+        [
+            {i: float(net.weights[s * size + net.offsets[p] + i]) for i in range(16 ** len(pat))}
+            for p, pat in enumerate(net.patterns)
+        ]
+        for s in range(net.n_stages)
+    ]
+    return net, tables
+
+
+def _features(board: Board) -> np.uint64:
+    return np.uint64(feature_board(np.uint64(board.lo), np.uint64(board.hi)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(boards(), patterns_st, stages_st, st.integers(0, 2**32))
+def test_value_matches_reference(board: Board, patterns, stages, seed: int) -> None:
+    net, tables = _random_network(patterns, stages, seed)
+    expected = naive.value(board.exponents(), net.patterns, tables, stages)
+    assert net.value(board) == pytest.approx(expected, rel=1e-9, abs=1e-9)
+    assert evaluate(_features(board), net.data()) == pytest.approx(expected, rel=1e-9, abs=1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(boards(), patterns_st, stages_st, st.integers(0, 2**32), st.floats(-2, 2))
+def test_update_matches_reference(board: Board, patterns, stages, seed: int, step: float) -> None:
+    net, tables = _random_network(patterns, stages, seed)
+    idx = np.empty(net.n_lookups, np.int64)
+    lookup_indices(_features(board), net.data(), idx)
+    add_at(net.weights, idx, step)
+    naive.update(board.exponents(), net.patterns, tables, np.float32(step), stages)
+    size = int(net.offsets[-1])
+    for s in range(net.n_stages):
+        for p in range(len(net.patterns)):
+            block = net.weights[s * size + net.offsets[p] : s * size + net.offsets[p + 1]]
+            want = np.array([tables[s][p][i] for i in range(len(block))], np.float64)
+            np.testing.assert_allclose(block, want, rtol=1e-6, atol=1e-6)
+
+
+@settings(max_examples=40, deadline=None)
+@given(boards(), st.integers(0, 2**32))
+def test_symmetric_boards_have_the_same_value(board: Board, seed: int) -> None:
+    net, _ = _random_network([(0, 1, 2), (5, 6, 10), (3, 7)], (), seed)
+    grid = board.to_grid()
+    mirrored = Board.from_grid([row[::-1] for row in grid])
+    transposed = Board.from_grid([list(col) for col in zip(*grid, strict=True)])
+    flipped = Board.from_grid(grid[::-1])
+    v = net.value(board)
+    for other in (mirrored, transposed, flipped):
+        assert net.value(other) == pytest.approx(v, rel=1e-9, abs=1e-9)
+
+
+def test_tc_update_rates() -> None:
+    """Temporal coherence: the first update at full rate; opposite errors slow an entry down."""
+    net = NTupleNetwork([(0, 1)])
+    e = np.zeros_like(net.weights)
+    a = np.zeros_like(net.weights)
+    idx = np.array([5], np.int64)
+    add_at_tc(net.weights, e, a, idx, 0.5, 1.0)  # rate 1
+    assert net.weights[5] == pytest.approx(0.5)
+    add_at_tc(net.weights, e, a, idx, -0.5, -1.0)  # |E| / A = 1 / 1
+    assert net.weights[5] == pytest.approx(0.0)
+    add_at_tc(net.weights, e, a, idx, 0.5, 1.0)  # |E| / A = 0 / 2: frozen
+    assert net.weights[5] == pytest.approx(0.0)
+    assert (e[5], a[5]) == (1.0, 3.0)
+
+
+def test_big_tiles_saturate_in_features_only() -> None:
+    net, _ = _random_network([(0, 1)], (), 7)
+    b65536 = Board.from_exponents([16, 1] + [0] * 14)
+    b32768 = Board.from_exponents([15, 1] + [0] * 14)
+    assert b65536 != b32768
+    assert net.value(b65536) == net.value(b32768)
+
+
+def test_optimistic_fill_and_sizes() -> None:
+    net = NTupleNetwork.create("2x4+2x6", stages=(14,))
+    assert net.n_stages == 2 and net.n_lookups == 32
+    assert net.weights.size == 2 * (2 * 16**4 + 2 * 16**6)
+    small = NTupleNetwork.create("0123")
+    small.fill(800.0)
+    assert small.value(Board.from_exponents([1] * 16)) == pytest.approx(800.0)
+
+
+@pytest.mark.parametrize(
+    "patterns, stages", [([], ()), ([(0, 0)], ()), ([(16,)], ()), ([(0,)], (3, 2)), ([(0,)], (18,))]
+)
+def test_bad_networks(patterns, stages) -> None:
+    with pytest.raises(UsageError):
+        NTupleNetwork(patterns, stages)

@@ -1,0 +1,46 @@
+"""Pattern sets, parsing and the 8 board symmetries."""
+
+from __future__ import annotations
+
+import pytest
+
+from boardai.errors import UsageError
+from boardai.learn.patterns import PATTERN_SETS, isomorphisms, parse_patterns, pattern_names
+
+
+def test_named_sets_parse_and_round_trip() -> None:
+    for name in PATTERN_SETS:
+        patterns = parse_patterns(name)
+        assert parse_patterns(",".join(pattern_names(patterns))) == patterns
+    assert parse_patterns("seed004") == (
+        (0, 1, 4, 5, 8, 9),
+        (1, 2, 5, 6, 9, 10),
+        (2, 6, 10, 9, 14, 13),
+        (3, 7, 11, 10, 15, 14),
+    )
+    assert parse_patterns("4x6")[3] == (4, 5, 6, 8, 9, 10)
+
+
+def test_custom_lists_and_files(tmp_path) -> None:
+    assert parse_patterns("0123 4567") == ((0, 1, 2, 3), (4, 5, 6, 7))
+    f = tmp_path / "p.txt"
+    f.write_text("# two patterns\n0123\nfedc  # the last row backwards\n")
+    assert parse_patterns(f"@{f}") == ((0, 1, 2, 3), (15, 14, 13, 12))
+
+
+@pytest.mark.parametrize("spec", ["", "nine", "01g3", "0113", "012345678", "@/no/such/file"])
+def test_bad_patterns_are_usage_errors(spec: str) -> None:
+    with pytest.raises(UsageError):
+        parse_patterns(spec)
+
+
+def test_isomorphisms_are_the_8_symmetries() -> None:
+    isos = isomorphisms()
+    assert len(set(isos)) == 8
+    assert isos[0] == tuple(range(16))
+    assert all(sorted(iso) == list(range(16)) for iso in isos)
+    # closed under composition: a group
+    as_set = set(isos)
+    for a in isos:
+        for b in isos:
+            assert tuple(a[b[c]] for c in range(16)) in as_set
