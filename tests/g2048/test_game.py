@@ -100,3 +100,17 @@ def test_illegal_move_spawns_nothing() -> None:
     with pytest.raises(ValueError):
         g.move(3)
     assert g.board == Board.from_grid([[2, 4, 8, 16]] + [[0] * 4] * 3) and g.moves == 0
+
+
+def test_a_game_from_a_set_position_records_and_replays() -> None:
+    start = Board.from_grid([[1024, 1024, 0, 0], [512, 256, 0, 0], [0] * 4, [0] * 4])
+    g = Game(seed=8, board=start)
+    assert g.board == start and g.start == []
+    g.move("left")
+    assert g.board.max_tile() == 2048
+    _play(g, 30)
+    record = json.loads(json.dumps(g.to_record()))
+    assert record["start_grid"][0][:2] == [1024, 1024]
+    r = Game.from_record(record)
+    assert r.start_board == start and r.board == g.board and r.score == g.score
+    assert "start_grid" not in Game(seed=1).to_record()

@@ -8,8 +8,8 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -38,6 +38,8 @@ class Game:
         start_tiles: tiles on the start board (2 in the original game).
         start_p4: probability of a 4 among the start tiles (defaults to ``p4``; seed 000 used
             0, only 2s at the start).
+        board: start from this position instead of spawned start tiles (a puzzle, a test);
+            its record then carries the position as ``start_grid``.
     """
 
     def __init__(
@@ -47,6 +49,7 @@ class Game:
         p4: float = 0.1,
         start_tiles: int = 2,
         start_p4: float | None = None,
+        board: Board | None = None,
     ) -> None:
         if not 0.0 <= p4 <= 1.0:
             raise ValueError(f"p4 must be in [0, 1], got {p4}")
@@ -59,12 +62,14 @@ class Game:
         self.start_tiles = start_tiles
         self.start_p4 = p4 if start_p4 is None else start_p4
         self.rng = np.random.default_rng(seed)
-        board = Board()
         self.start: list[tuple[int, int]] = []
-        for _ in range(start_tiles):
-            cell, value = board.draw_spawn(self.rng, self.start_p4)
-            board = board.place(cell, value)
-            self.start.append((cell, value))
+        self.custom_start = board is not None
+        if board is None:
+            board = Board()
+            for _ in range(start_tiles):
+                cell, value = board.draw_spawn(self.rng, self.start_p4)
+                board = board.place(cell, value)
+                self.start.append((cell, value))
         self.start_board = board
         self.board = board
         self.score = 0
@@ -125,6 +130,7 @@ class Game:
             "seed": self.seed,
             "rules": {"p4": self.p4, "start_tiles": self.start_tiles, "start_p4": self.start_p4},
             "start": [list(s) for s in self.start],
+            **({"start_grid": self.start_board.to_grid()} if self.custom_start else {}),
             "moves": [[s.action, s.cell, s.value] for s in self.steps],
             "score": self.score,
             "max_tile": self.board.max_tile(),
@@ -143,14 +149,16 @@ class Game:
             raise ValueError('not a 2048 game record (expected "game": "2048")')
         try:
             rules = record.get("rules", {})
+            grid = record.get("start_grid")
             game = cls(
                 record.get("seed"),
                 p4=float(rules.get("p4", 0.1)),
                 start_tiles=int(rules.get("start_tiles", 2)),
                 start_p4=float(rules.get("start_p4", rules.get("p4", 0.1))),
+                board=None if grid is None else Board.from_grid(grid),
             )
             start = [(int(cell), int(value)) for cell, value in record["start"]]
-            if start != game.start:  # an unseeded game, or one started by hand
+            if grid is None and start != game.start:  # unseeded, or start tiles placed by hand
                 board = Board()
                 for cell, value in start:
                     board = board.place(cell, value)
