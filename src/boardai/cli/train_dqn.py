@@ -9,6 +9,7 @@ import inspect
 import itertools
 import json
 import textwrap
+from collections.abc import Callable
 from typing import Any
 
 EXAMPLES = """
@@ -52,7 +53,13 @@ def _add_config_options(parser: argparse.ArgumentParser) -> None:
     docs = field_docs(DQNConfig)
     group = parser.add_argument_group("hyperparameters (default: the preset's value)")
     for f in dataclasses.fields(DQNConfig):
-        kind = {"int": int, "float": float, "str": str, "bool": _bool}[str(f.type)]
+        types: dict[str, Callable[[str], Any]] = {
+            "int": int,
+            "float": float,
+            "str": str,
+            "bool": _bool,
+        }
+        kind = types[str(f.type)]
         group.add_argument(
             f"--{f.name.replace('_', '-')}",
             dest=f.name,

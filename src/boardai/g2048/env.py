@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, SupportsFloat
+from typing import Any, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
@@ -125,7 +125,7 @@ class Game2048Env(gym.Env[np.ndarray, np.int64]):
     - v0: first version.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {
+    metadata: dict[str, Any] = {  # noqa: RUF012 (Gymnasium declares it this way)
         "render_modes": ["ansi", "rgb_array", "human"],
         "render_fps": 4,
     }

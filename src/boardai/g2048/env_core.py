@@ -76,7 +76,7 @@ def _after(lo: np.uint64, hi: np.uint64, action: np.int64) -> tuple[np.uint64, n
 
 
 @njit
-def write_mask(lo: np.uint64, hi: np.uint64, mask: np.ndarray) -> np.int64:
+def write_mask(lo: np.uint64, hi: np.uint64, mask: np.ndarray) -> int:
     """Kernel: fill ``mask`` (int8, 4) with the legal actions; return how many there are."""
     n = 0
     for a in range(4):

@@ -76,7 +76,7 @@ def _rows_log(b: np.uint64) -> np.int64:
 @njit
 def log2_reward(
     lo: np.uint64, hi: np.uint64, lo2: np.uint64, hi2: np.uint64, action: np.int64
-) -> np.int64:
+) -> int:
     """Kernel: sum of log2 of the tiles ``action`` made, taking ``(lo, hi)`` to ``(lo2, hi2)``."""
     if hi == 0 and hi2 == 0:
         return _rows_log(lo if action == K.LEFT or action == K.RIGHT else K.transpose(lo))

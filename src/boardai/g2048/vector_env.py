@@ -17,7 +17,7 @@ step resets that board (ignoring its action) and returns the start observation w
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -80,7 +80,7 @@ class Game2048VectorEnv(gym.vector.VectorEnv):
     :meth:`action_masks` gives the masks as bool.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {
+    metadata: dict[str, Any] = {  # noqa: RUF012 (Gymnasium declares it this way)
         "autoreset_mode": AutoresetMode.NEXT_STEP,
         "render_modes": ["ansi", "rgb_array"],
     }

@@ -268,7 +268,7 @@ class DQNTrainer:
         self.target = copy.deepcopy(self.net)
         self.target.requires_grad_(False)
         self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.lr)
-        self.kind = self.net.input_kind
+        self.kind = str(self.net.input_kind)
         n_envs = cfg.episodes_per_fit if cfg.fit_mode == "seed000" else cfg.num_envs
         self.env = Game2048VectorEnv(
             n_envs,
@@ -359,7 +359,7 @@ class DQNTrainer:
             for i in np.flatnonzero(live):
                 done = bool(term[i] or trunc[i])
                 for (s, a), ret, k in self.nstep.push(
-                    i,
+                    int(i),
                     (boards[i], actions[i]),
                     rewards[i] * cfg.reward_scale,
                     bool(term[i]),
