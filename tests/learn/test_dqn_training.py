@@ -145,3 +145,23 @@ def test_toy_immediate_reward_task_loss_falls_and_play_beats_random(tmp_path: Pa
         greedy.append(move_log2_reward(board, max(legal, key=lambda a: row[a])))
         random.append(np.mean([move_log2_reward(board, a) for a in legal]))
     assert np.mean(greedy) > 1.3 * np.mean(random)
+
+
+def test_seed001_preset_reads_the_two_move_lookahead(tmp_path: Path) -> None:
+    cfg = preset_config(
+        "seed001",
+        fc_layers="32",
+        warmup=40,
+        batch_size=8,
+        eval_games=2,
+        eval_every=0,
+        replay_size=500,
+    )
+    trainer = DQNTrainer(cfg, tmp_path)
+    assert trainer.kind == "lookahead2"
+    x = trainer.encode(np.zeros((3, 2), np.uint64))
+    assert tuple(x.shape) == (3, 20, 16, 4, 4)
+    result = trainer.train(steps=120)
+    assert result["updates"] > 0
+    with pytest.raises(ValueError, match="lookahead_input"):
+        DQNConfig(net="strong", lookahead_input=True)

@@ -15,6 +15,7 @@ from typing import Any
 EXAMPLES = """
 boardai train dqn --steps 2000000 --out runs/dqn-strong
 boardai train dqn --preset seed000 --steps 500000 --out runs/dqn-seed000
+boardai train dqn --preset seed001 --steps 200000 --out runs/dqn-seed001
 boardai train dqn --preset seed003 --exploration lai_robbins --out runs/dqn-seed003
 boardai train dqn --out runs/dqn-strong --resume --steps 4000000
 boardai train dqn --steps 100000 --tensorboard runs/tb --device auto --json
@@ -84,7 +85,7 @@ def register(app: Any) -> None:
     )
     p.add_argument(
         "--preset",
-        choices=["seed000", "seed003", "strong"],
+        choices=["seed000", "seed001", "seed003", "strong"],
         default="strong",
         help="starting configuration (default: strong)",
     )

@@ -49,14 +49,20 @@ class Seed000QNet(nn.Module):
 
 
 class FCQNet(nn.Module):
-    """Seed 003's DQN: fully connected layers over the flattened one-hot planes."""
+    """Seed 003's DQN: fully connected layers over the flattened one-hot planes; with
+    ``input_kind="lookahead2"``, seed 001's Keras-RL net over the 20 boards two moves ahead."""
 
     input_kind = "onehot"
 
-    def __init__(self, planes: int = 12, hidden: tuple[int, ...] = (256, 256)) -> None:
+    def __init__(
+        self, planes: int = 12, hidden: tuple[int, ...] = (256, 256), input_kind: str = "onehot"
+    ) -> None:
         super().__init__()
+        if input_kind not in ("onehot", "lookahead2"):
+            raise ValueError(f"fc net input must be onehot or lookahead2, got {input_kind!r}")
+        self.input_kind = input_kind
         layers: list[nn.Module] = [nn.Flatten()]
-        width = 16 * planes
+        width = 16 * planes * (20 if input_kind == "lookahead2" else 1)
         for h in hidden:
             layers += [nn.Linear(width, h), nn.ReLU()]
             width = h

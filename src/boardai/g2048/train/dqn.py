@@ -50,7 +50,11 @@ class DQNConfig:
     channels: int = 32
     """convolution channels (conv, strong)"""
     hidden: int = 128
-    """width of the dense layer(s)"""
+    """width of the dense layer (conv, strong)"""
+    fc_layers: str = "256,256"
+    """fc net: widths of its hidden layers, comma-separated"""
+    lookahead_input: bool = False
+    """fc net: read seed 001's lookahead2 input (the 20 boards two moves ahead)"""
     reward: str = "log2"
     """env reward: score, log2 or shaped (seed 003's progressive log reward)"""
     reward_scale: float = 1.0
@@ -156,6 +160,11 @@ class DQNConfig:
             ),
             (self.lr > 0 and self.l2 >= 0, "lr must be > 0 and l2 >= 0"),
             (2 <= self.planes <= 18, "planes must be in 2..18"),
+            (
+                all(w.strip().isdigit() and int(w) > 0 for w in self.fc_layers.split(",")),
+                "fc_layers must be positive widths separated by commas",
+            ),
+            (not self.lookahead_input or self.net == "fc", "lookahead_input needs the fc net"),
         ]
         for ok, why in checks:
             if not ok:
@@ -166,11 +175,17 @@ class DQNConfig:
         if self.net == "seed000":
             return {}
         if self.net == "fc":
-            return {"planes": self.planes, "hidden": (self.hidden, self.hidden)}
+            return {
+                "planes": self.planes,
+                "hidden": tuple(int(w) for w in self.fc_layers.split(",")),
+                "input_kind": "lookahead2" if self.lookahead_input else "onehot",
+            }
         return {"planes": self.planes, "channels": self.channels, "hidden": self.hidden}
 
 
-#: Presets: seed 000 and seed 003 as documented, and the strongest setting found here.
+#: Presets: seeds 000, 001 and 003 as documented, and the strongest setting found here.
+#: (Seed 001's Keras-RL run left its target period, warm-up and memory size unstated; the
+#: values here are Keras-RL's Atari example's.)
 PRESETS: dict[str, dict[str, Any]] = {
     "seed000": {
         "net": "seed000",
@@ -195,6 +210,28 @@ PRESETS: dict[str, dict[str, Any]] = {
         "fit_epochs": 100,
         "save_replay": True,
         "grad_clip": 0.0,
+    },
+    "seed001": {
+        "net": "fc",
+        "lookahead_input": True,
+        "planes": 16,
+        "fc_layers": "1024,512,256",
+        "reward": "score",
+        "reward_scale": 1.0,
+        "gamma": 0.99,
+        "lr": 2.5e-4,
+        "loss": "huber",
+        "double": False,
+        "n_step": 1,
+        "target_update": "hard",
+        "target_period": 10_000,
+        "exploration": "constant",
+        "eps_start": 0.05,
+        "num_envs": 1,
+        "train_every": 4,
+        "batch_size": 32,
+        "replay_size": 100_000,
+        "warmup": 5_000,
     },
     "seed003": {
         "net": "conv",
