@@ -19,15 +19,19 @@ from boardai.g2048.board import Board
 
 @dataclass
 class DQNOptions:
-    """Options of ``dqn``: the checkpoint, the lookahead depth, the torch device."""
+    """Options of ``dqn``: the checkpoint, the lookahead depth, the torch device and CPU
+    threads (one is fastest for these small nets: more threads spin against each other)."""
 
     model: str = ""
     lookahead: int = 0
     device: str = "cpu"
+    threads: int = 1
 
     def __post_init__(self) -> None:
         if not self.model:
             raise ValueError("give the checkpoint: dqn:model=PATH.pt")
+        if self.threads < 1:
+            raise ValueError(f"threads must be >= 1, got {self.threads}")
         if self.lookahead not in (0, 1):
             raise ValueError(f"lookahead must be 0 or 1, got {self.lookahead}")
 
@@ -106,8 +110,11 @@ class DQNAgent:
 @REGISTRY.register("dqn", DQNOptions)
 def make_dqn(opts: DQNOptions, seed: int | None) -> DQNAgent:
     """A trained DQN (boardai train dqn); lookahead=1 adds seed 000's one-move search."""
+    import torch
+
     from boardai.g2048.train.dqn import load_qnet
 
+    torch.set_num_threads(opts.threads)
     net, meta = load_qnet(opts.model, opts.device)
     spec = f"dqn:model={opts.model}" + (",lookahead=1" if opts.lookahead else "")
     return DQNAgent(net, meta, opts.lookahead, name=spec, device=opts.device)
