@@ -199,3 +199,16 @@ def test_bench_command(tmp_path, capsys) -> None:
         == 0
     )
     assert "moves per CPU second" in capsys.readouterr().out
+
+
+def test_resume_can_switch_to_tc(tmp_path, capsys) -> None:
+    out = tmp_path / "m.npz"
+    base = ["train", "ntuple", "--patterns", "0123", "--out", str(out), "--report-every", "50"]
+    assert main([*base, "--episodes", "50", "--optimistic", "1000"]) == 0
+    assert main([*base, "--episodes", "100", "--resume", str(out), "--tc", "--alpha", "1.0"]) == 0
+    assert "now with" in capsys.readouterr().out
+    resumed = Trainer.load(out)
+    assert resumed.config.tc and resumed.config.alpha == 1.0 and resumed.config.optimistic == 1000
+    assert resumed.tc[1].sum() > 0
+    with pytest.raises(ValueError, match="keeps its patterns"):
+        resumed.reconfigure(patterns="4567")

@@ -22,6 +22,20 @@ boardai bench ntuple --model model.npz --episodes 0 --games 20 --depth 2
 """
 
 
+#: Options that may change when a run is resumed, with their defaults: a value given on the
+#: command line that differs from its default overrides the saved one.
+RESUMABLE: dict[str, Any] = {
+    "method": "backward",
+    "alpha": 0.1,
+    "alpha_decay": 1.0,
+    "alpha_every": 10_000,
+    "lam": 0.0,
+    "horizon": 5,
+    "tc": False,
+    "restart": 0.0,
+}
+
+
 def register(app: Any) -> None:
     p = app.command(
         "train ntuple",
@@ -50,40 +64,45 @@ def register(app: Any) -> None:
     p.add_argument(
         "--resume",
         metavar="MODEL",
-        help="continue a saved run (its options win over the ones given)",
+        help="continue a saved run; its patterns, stages and seed stay, and options of the "
+        "learning rule given here (alpha, schedule, method, lambda, tc, restart) override",
     )
     p.add_argument(
         "--method",
         choices=["backward", "backward-greedy", "online"],
-        default="backward",
+        default=RESUMABLE["method"],
         help="backward: seed 004's update from the end of each episode (default); "
         "backward-greedy: re-choose the next move with current weights; online: forward TD(0)",
     )
     p.add_argument(
         "--alpha",
         type=float,
-        default=0.1,
+        default=RESUMABLE["alpha"],
         help="learning rate, split over the lookups (default: 0.1)",
     )
     p.add_argument(
         "--alpha-decay",
         type=float,
-        default=1.0,
+        default=RESUMABLE["alpha_decay"],
         help="multiply alpha by this every --alpha-every episodes",
     )
     p.add_argument(
         "--alpha-every",
         type=positive_int,
-        default=10_000,
+        default=RESUMABLE["alpha_every"],
         help="episodes between decays (default: 10000)",
     )
     p.add_argument(
-        "--lambda", dest="lam", type=probability, default=0.0, help="TD(lambda) (default: 0)"
+        "--lambda",
+        dest="lam",
+        type=probability,
+        default=RESUMABLE["lam"],
+        help="TD(lambda) (default: 0)",
     )
     p.add_argument(
         "--horizon",
         type=positive_int,
-        default=5,
+        default=RESUMABLE["horizon"],
         help="longest n-step return in TD(lambda) (default: 5)",
     )
     p.add_argument(
@@ -100,7 +119,7 @@ def register(app: Any) -> None:
     p.add_argument(
         "--restart",
         type=float,
-        default=0.0,
+        default=RESUMABLE["restart"],
         metavar="P",
         help="start an episode from a late position of an earlier game with probability P",
     )
@@ -198,13 +217,21 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import TextColumn
 
     from boardai.cli._common import console, progress
+    from boardai.errors import UsageError
     from boardai.g2048.train.report import CsvLog, plot_curve, report_block
     from boardai.g2048.train.trainer import Trainer
 
     out = console()
     if args.resume:
         trainer = Trainer.load(args.resume)
-        out.print(f"resuming {args.resume}: {trainer.episodes:,} episodes done")
+        changes = {k: getattr(args, k) for k, v in RESUMABLE.items() if getattr(args, k) != v}
+        if changes:
+            try:
+                trainer.reconfigure(**changes)
+            except ValueError as e:
+                raise UsageError(f"--resume {args.resume}: {e}") from None
+        what = f", now with {changes}" if changes else ""
+        out.print(f"resuming {args.resume}: {trainer.episodes:,} episodes done{what}")
     else:
         trainer = Trainer(_config(args))
     c = trainer.config

@@ -137,6 +137,22 @@ class Trainer:
             float(meta.get("train_seconds", 0.0)),
         )
 
+    def reconfigure(self, **changes: Any) -> None:
+        """Change how training goes on (alpha, schedule, method, lambda, TC, restarts), e.g. to
+        switch a run started with OTD to TC. Patterns, stages and seed cannot change.
+
+        Raises:
+            ValueError: a bad value, or a field that cannot change.
+        """
+        fixed = {"patterns", "stages", "seed", "p4", "pool_size"} & set(changes)
+        if fixed:
+            raise ValueError(f"a saved run keeps its {', '.join(sorted(fixed))}")
+        config = TrainConfig.from_dict({**self.config.to_dict(), **changes})
+        if config.tc and not self.config.tc:
+            size = self.network.weights.shape[0]
+            self.tc = (np.zeros(size, np.float32), np.zeros(size, np.float32))
+        self.config = config
+
     # -- training -------------------------------------------------------------------------
 
     def alpha_at(self, episode: int) -> float:
