@@ -126,3 +126,21 @@ def test_approximate_board_caps_wide_tiles():
     b = Board.from_grid([[131072, 2, 0, 0]] + [[0] * 4] * 3)
     assert search.approximate_board(b.lo, b.hi) & 0xFF == 0x1F
     assert math.isfinite(search.search(b, 2).value)
+
+
+def test_batch_search_matches_single_searches():
+    from boardai.cli.bench_search import bench_positions
+
+    boards = bench_positions(12)
+    packed = np.array([int(b) for b in boards], np.uint64)
+    table = search.Table(14)
+    stats = np.zeros(4, np.int64)
+    gen = np.uint32(table.next_generation(len(packed)))
+    evaluator, data = heuristic.evaluate_rows, heuristic.row_table_data()
+    actions, values = search.search_batch(
+        packed, 3, evaluator, data, 0.0, 1e-4, 0.1, table.keys, table.values, table.info, gen, stats
+    )
+    for b, a, v in zip(boards, actions, values, strict=True):
+        single = search.search(b, 3, table=search.Table(14))
+        assert (single.action, single.value) == (a, pytest.approx(v, rel=1e-12))
+    assert stats[0] > 0

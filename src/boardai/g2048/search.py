@@ -41,6 +41,8 @@ True
 
 from __future__ import annotations
 
+import functools
+import math
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -79,8 +81,13 @@ _DOWN_TABLE = _column_table(RIGHT_TABLE)
 
 
 @njit
-def _moves(b: np.uint64, t: np.uint64) -> tuple[tuple[np.uint64, ...], tuple[np.int64, ...]]:
-    """Afterstates and rewards of moves 0..3 of ``b``, given ``t = transpose(b)``."""
+def _moves(
+    b: np.uint64, t: np.uint64, with_rewards: bool
+) -> tuple[tuple[np.uint64, ...], tuple[np.int64, ...]]:
+    """Afterstates and rewards of moves 0..3 of ``b``, given ``t = transpose(b)``.
+
+    Rewards are 0 unless ``with_rewards`` (heuristic searches do not need them).
+    """
     left = np.uint64(0)
     right = np.uint64(0)
     up = np.uint64(0)
@@ -95,8 +102,9 @@ def _moves(b: np.uint64, t: np.uint64) -> tuple[tuple[np.uint64, ...], tuple[np.
         right |= np.uint64(RIGHT_TABLE[row]) << sh
         up |= _UP_TABLE[col] << np.uint64(4 * k)
         down |= _DOWN_TABLE[col] << np.uint64(4 * k)
-        r_rows += np.int64(REWARD_TABLE[row])
-        r_cols += np.int64(REWARD_TABLE[col])
+        if with_rewards:
+            r_rows += np.int64(REWARD_TABLE[row])
+            r_cols += np.int64(REWARD_TABLE[col])
     r_rows &= _REWARD_MASK
     r_cols &= _REWARD_MASK
     return (up, right, down, left), (r_cols, r_rows, r_cols, r_rows)
@@ -125,13 +133,17 @@ class Table:
         self.info = np.zeros(1 << bits, np.uint32)
         self.generation = 0
 
-    def next_generation(self) -> int:
-        """Start a new search: older entries stop matching."""
-        self.generation += 1
-        if self.generation >= 1 << 24:  # info holds 24 bits of generation
+    def next_generation(self, count: int = 1) -> int:
+        """Start a new search (or ``count`` of them): older entries stop matching.
+
+        Returns the first new generation; the searches use it and the ``count - 1`` after it.
+        """
+        if self.generation + count >= 1 << 24:  # info holds 24 bits of generation
             self.info[:] = 0
-            self.generation = 1
-        return self.generation
+            self.generation = 0
+        first = self.generation + 1
+        self.generation += count
+        return first
 
 
 @njit(cache=False)
@@ -183,7 +195,7 @@ def _chance(
                 continue
             tile = np.uint64(k + 1)
             board = after | (tile << sh)
-            outs, rewards = _moves(board, t_after | (tile << t_sh))
+            outs, rewards = _moves(board, t_after | (tile << t_sh), reward_weight != 0.0)
             stats[STAT_MOVES] += 4
             best = 0.0
             found = False
@@ -214,6 +226,49 @@ def _chance(
 
 
 @njit(cache=False)
+def _root(
+    board: np.uint64,
+    depth: np.int64,
+    evaluate: Any,
+    data: Any,
+    reward_weight: float,
+    prob_cut: float,
+    p4: float,
+    keys: np.ndarray,
+    values: np.ndarray,
+    info: np.ndarray,
+    gen: np.uint32,
+    shift: np.uint64,
+    stats: np.ndarray,
+    out_values: np.ndarray,
+) -> None:
+    """Write the value of each root move into ``out_values`` (``-inf`` where illegal)."""
+    outs, rewards = _moves(board, transpose(board), reward_weight != 0.0)
+    stats[STAT_MOVES] += 4
+    for a in range(4):
+        out = outs[a]
+        if out == board:
+            out_values[a] = -np.inf
+        elif depth <= 1:
+            stats[STAT_LEAVES] += 1
+            out_values[a] = reward_weight * np.float64(rewards[a]) + evaluate(out, data)
+        else:
+            out_values[a] = reward_weight * np.float64(rewards[a]) + _chance(
+                out, depth - 1, 1.0, evaluate, data, reward_weight, prob_cut, p4,
+                keys, values, info, gen, shift, stats,
+            )  # fmt: skip
+
+
+@njit
+def _shift(keys: np.ndarray) -> np.uint64:
+    """Right shift that maps a 64-bit hash to a slot of a table of ``len(keys)`` (a power of 2)."""
+    bits = np.int64(0)
+    while (np.int64(1) << bits) < keys.shape[0]:
+        bits += 1
+    return np.uint64(64 - bits)
+
+
+@njit(cache=False)
 def search_root(
     board: np.uint64,
     depth: np.int64,
@@ -234,23 +289,50 @@ def search_root(
     ``gen`` its generation; ``stats`` (int64, 4 slots) counts moves, leaves, chance nodes
     expanded and table hits.
     """
-    out_values = np.full(4, -np.inf)
-    bits = np.int64(0)
-    n = keys.shape[0]
-    while (np.int64(1) << bits) < n:
-        bits += 1
-    shift = np.uint64(64 - bits)
-    outs, rewards = _moves(board, transpose(board))
-    stats[STAT_MOVES] += 4
-    for a in range(4):
-        out = outs[a]
-        if out == board:
-            continue
-        out_values[a] = reward_weight * np.float64(rewards[a]) + _chance(
-            out, depth - 1, 1.0, evaluate, data, reward_weight, prob_cut, p4,
-            keys, values, info, gen, shift, stats,
-        )  # fmt: skip
+    out_values = np.empty(4)
+    _root(
+        board, depth, evaluate, data, reward_weight, prob_cut, p4,
+        keys, values, info, gen, _shift(keys), stats, out_values,
+    )  # fmt: skip
     return out_values
+
+
+@njit(cache=False)
+def search_batch(
+    boards: np.ndarray,
+    depth: np.int64,
+    evaluate: Any,
+    data: Any,
+    reward_weight: float,
+    prob_cut: float,
+    p4: float,
+    keys: np.ndarray,
+    values: np.ndarray,
+    info: np.ndarray,
+    gen: np.uint32,
+    stats: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Kernel: search every board of ``boards`` (one-word boards) in one compiled loop.
+
+    Returns the best action (-1 where none is legal; ties to the lowest) and its value per
+    board. Each board gets its own table generation, ``gen``, ``gen + 1``, ...: the caller
+    advances its :class:`Table` by ``len(boards)``. For benchmarks and batch analysis.
+    """
+    n = boards.shape[0]
+    actions = np.full(n, -1, np.int64)
+    best = np.full(n, -np.inf)
+    v = np.empty(4)
+    shift = _shift(keys)
+    for i in range(n):
+        _root(
+            boards[i], depth, evaluate, data, reward_weight, prob_cut, p4,
+            keys, values, info, gen + np.uint32(i), shift, stats, v,
+        )  # fmt: skip
+        for a in range(4):
+            if v[a] > best[i]:
+                best[i] = v[a]
+                actions[i] = a
+    return actions, best
 
 
 @njit
@@ -270,10 +352,54 @@ def count_distinct(board: np.uint64) -> np.int64:
 
 def approximate_board(lo: int, hi: int) -> int:
     """The one-word board the search sees: tiles above 32768 are capped at 32768."""
+    if not hi:
+        return lo
     for i in range(16):
         if hi >> i & 1:
             lo |= 0xF << (4 * i)
     return lo
+
+
+_DEFAULT: list[Table] = []
+#: (id(evaluator), id(data)) -> (evaluator, data, compiled entry point of search_root).
+_ENTRIES: dict[tuple[int, int], tuple[Any, Any, Any]] = {}
+
+
+def _root_kernel(evaluator: Any, data: Any, args: tuple[Any, ...]) -> Any:
+    """The compiled :func:`search_root` for this evaluator and data, without numba's dispatch.
+
+    Typing a function and a tuple of arrays on every call costs more than a shallow search
+    (about 12 us); the entry point of the compiled overload skips it. It is looked up once per
+    (evaluator, data object); the data's types cannot change under the same object.
+    """
+    key = (id(evaluator), id(data))
+    hit = _ENTRIES.get(key)
+    if hit is not None and hit[0] is evaluator and hit[1] is data:
+        return hit[2]
+    from numba import typeof
+
+    signature = tuple(typeof(a) for a in args)
+    search_root.compile(signature)  # a no-op when compiled already
+    entry = search_root.overloads[signature].entry_point
+    if len(_ENTRIES) > 64:
+        _ENTRIES.clear()
+    _ENTRIES[key] = (evaluator, data, entry)
+    return entry
+
+
+@functools.cache
+def _default_evaluator() -> tuple[Any, Any]:
+    """nneonneo's row heuristic and its table."""
+    from boardai.g2048 import heuristic
+
+    return heuristic.evaluate_rows, heuristic.row_table_data()
+
+
+def _default_table() -> Table:
+    """The table :func:`search` uses when given none (one per process; not for threads)."""
+    if not _DEFAULT:
+        _DEFAULT.append(Table(18))
+    return _DEFAULT[0]
 
 
 @dataclass
@@ -316,7 +442,8 @@ def search(
         prob_cut: chance nodes reached with probability below this are evaluated, not expanded
             (0 disables the cut-off).
         p4: probability that a spawn is a 4.
-        table: a transposition table to reuse (a fresh one of 2^16 slots if None).
+        table: the transposition table (default: one shared by the process; pass your own when
+            searching from several threads).
         time_budget: seconds; if given, searches depth 1, 2, ... and stops before a depth whose
             estimated cost would overrun the budget (the deepest finished result is returned).
 
@@ -325,16 +452,15 @@ def search(
     """
     if depth < 1:
         raise ValueError(f"depth must be >= 1, got {depth}")
-    legal = board.legal_actions()
-    if not legal:
+    # On one-word boards the kernel's own legality is exact; wide boards check the exact board.
+    legal = board.legal_actions() if board.hi else None
+    if legal == []:
         raise ValueError("no legal move: the game is over")
     if evaluator is None:
-        from boardai.g2048 import heuristic
-
-        evaluator, data = heuristic.evaluate_rows, heuristic.row_table_data()
+        evaluator, data = _default_evaluator()
     if table is None:
-        table = Table(16)
-    approx = np.uint64(approximate_board(board.lo, board.hi))
+        table = _default_table()
+    approx = np.uint64(approximate_board(board.lo, board.hi) if board.hi else board.lo)
     stats = np.zeros(4, np.int64)
     start = time.perf_counter()
     depths = range(1, depth + 1) if time_budget is not None else (depth,)
@@ -348,27 +474,35 @@ def search(
                 break
         t0 = time.perf_counter()
         gen = np.uint32(table.next_generation())
-        found = search_root(
+        args = (
             approx, d, evaluator, data, float(reward_weight), float(prob_cut), float(p4),
             table.keys, table.values, table.info, gen, stats,
         )  # fmt: skip
+        found = _root_kernel(evaluator, data, args)(*args)
         last = time.perf_counter() - t0
         reached = d
     assert found is not None
-    # The search saw the capped board: keep only moves legal on the exact one.
-    values = found.copy()
-    best = max(legal, key=lambda a: (values[a], -a))
-    if not np.isfinite(values[best]):  # capped board thinks every legal move is illegal
-        best = legal[0]
+    vals = found.tolist()
+    if legal is None:
+        legal = [a for a in range(4) if vals[a] != -math.inf]
+        if not legal:
+            raise ValueError("no legal move: the game is over")
+    # A wide board was searched capped: keep only moves legal on the exact one. Ties go to the
+    # lowest action; a capped board may even think every exactly legal move is illegal.
+    best = legal[0]
+    for a in legal:
+        if vals[a] > vals[best]:
+            best = a
+    counts = stats.tolist()
     return SearchResult(
-        action=int(best),
-        value=float(values[best]),
-        values=values,
+        action=best,
+        value=vals[best],
+        values=found,
         depth=reached,
-        moves=int(stats[STAT_MOVES]),
-        leaves=int(stats[STAT_LEAVES]),
-        chance_nodes=int(stats[STAT_CHANCE]),
-        table_hits=int(stats[STAT_HITS]),
+        moves=counts[STAT_MOVES],
+        leaves=counts[STAT_LEAVES],
+        chance_nodes=counts[STAT_CHANCE],
+        table_hits=counts[STAT_HITS],
         seconds=time.perf_counter() - start,
     )
 
