@@ -71,7 +71,8 @@ def test_epsilon_schedules() -> None:
 def test_nets_give_four_q_values(name: str) -> None:
     kwargs = {} if name == "seed000" else {"planes": 12}
     net = build_net(name, **kwargs)
-    x = torch.zeros(3, 4, 4) if net.input_kind == "exponents" else torch.zeros(3, 12, 4, 4)
+    shapes = {"exponents": (3, 4, 4), "onehot": (3, 12, 4, 4), "afterstates": (3, 4, 12, 4, 4)}
+    x = torch.zeros(shapes[net.input_kind])
     assert net(x).shape == (3, 4)
 
 

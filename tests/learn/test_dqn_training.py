@@ -165,3 +165,24 @@ def test_seed001_preset_reads_the_two_move_lookahead(tmp_path: Path) -> None:
     assert result["updates"] > 0
     with pytest.raises(ValueError, match="lookahead_input"):
         DQNConfig(net="strong", lookahead_input=True)
+
+
+def test_afterstate_net_q_is_reward_plus_afterstate_value(tmp_path: Path) -> None:
+    cfg = DQNConfig(
+        net="afterstate",
+        channels=4,
+        hidden=8,
+        **{k: v for k, v in TINY.items() if k not in ("net", "planes", "hidden")},
+    )
+    trainer = DQNTrainer(cfg, tmp_path)
+    board = Board.from_grid([[2, 2, 4, 4], [0] * 4, [0] * 4, [0] * 4])
+    packed = np.array([[board.lo, board.hi]], np.uint64)
+    q = trainer.q_values(packed)[0]
+    x = trainer.encode(packed)  # (1, 4, planes, 4, 4): the four afterstates
+    values = trainer.net(x).detach().numpy()[0]
+    left_reward = move_log2_reward(board, 3)  # 2+2 -> 4 and 4+4 -> 8: log2 reward 2 + 3
+    assert left_reward == 5
+    assert q[3] == pytest.approx(values[3] + left_reward)
+    assert trainer.train(steps=120)["updates"] > 0
+    agent = make_agent(f"dqn:model={tmp_path / 'checkpoint.pt'},lookahead=1")
+    assert agent.act(board) in board.legal_actions()

@@ -24,6 +24,7 @@ import numpy as np
 
 from boardai._jit import njit
 from boardai.g2048 import kernels as K
+from boardai.g2048.rewards import log2_reward
 
 #: Encoding names, in the order of their codes in the compiled kernels.
 KINDS = ("exponents", "onehot", "lookahead2")
@@ -123,3 +124,31 @@ def encode_boards(boards: np.ndarray, kind: str = "onehot", planes: int = 16) ->
     out = np.empty((len(boards), int(np.prod(shape))), np.uint8)
     _encode_all(kind_code(kind), boards, planes, out)
     return out.reshape(len(boards), *shape)
+
+
+@njit
+def _afterstates_all(
+    boards: np.ndarray, planes: np.int64, log2: bool, out: np.ndarray, rewards: np.ndarray
+) -> None:
+    for i in range(boards.shape[0]):
+        lo, hi = boards[i, 0], boards[i, 1]
+        for a in range(4):
+            lo2, hi2, gain = K.move(lo, hi, a)
+            _write_onehot(lo2, hi2, planes, out[i, a], 0)
+            rewards[i, a] = log2_reward(lo, hi, lo2, hi2, a) if log2 else gain
+
+
+def encode_afterstates(
+    boards: np.ndarray, planes: int = 16, reward: str = "log2"
+) -> tuple[np.ndarray, np.ndarray]:
+    """The one-hot planes of the four afterstates of each packed board, ``(n, 4, planes, 4,
+    4)`` uint8 (an illegal move's afterstate is the board itself), and each move's reward
+    ``(n, 4)`` float32 (``"score"`` or ``"log2"``)."""
+    if reward not in ("score", "log2"):
+        raise ValueError(f"afterstate rewards are score or log2, not {reward!r}")
+    boards = np.ascontiguousarray(boards, dtype=np.uint64).reshape(-1, 2)
+    n = len(boards)
+    out = np.empty((n, 4, 16 * planes), np.uint8)
+    rewards = np.empty((n, 4), np.float32)
+    _afterstates_all(boards, planes, reward == "log2", out, rewards)
+    return out.reshape(n, 4, planes, 4, 4), rewards

@@ -95,23 +95,19 @@ class ConvQNet(nn.Module):
         return self.net(x.float())
 
 
-class StrongQNet(nn.Module):
-    """The default: one-hot planes, 1x2 and 2x1 convolutions in two levels (each level sees
-    horizontal and vertical neighbour pairs, where merges happen), all maps flattened,
-    a dense layer, and a dueling head ``Q = V + A - mean(A)``."""
+class PairConvBody(nn.Module):
+    """One-hot planes through 1x2 and 2x1 convolutions in two levels (each level sees the
+    horizontal and vertical neighbour pairs, where merges happen), all maps flattened, then
+    a dense layer: features ``(B, hidden)``."""
 
-    input_kind = "onehot"
-
-    def __init__(self, planes: int = 16, channels: int = 128, hidden: int = 256) -> None:
+    def __init__(self, planes: int, channels: int, hidden: int) -> None:
         super().__init__()
         c = channels
         self.h1, self.v1 = nn.Conv2d(planes, c, (1, 2)), nn.Conv2d(planes, c, (2, 1))
         self.hh, self.hv = nn.Conv2d(c, c, (1, 2)), nn.Conv2d(c, c, (2, 1))
         self.vh, self.vv = nn.Conv2d(c, c, (1, 2)), nn.Conv2d(c, c, (2, 1))
         width = c * (12 + 12 + 8 + 9 + 9 + 8)
-        self.body = nn.Sequential(nn.Linear(width, hidden), nn.ReLU())
-        self.value = nn.Linear(hidden, 1)
-        self.advantage = nn.Linear(hidden, N_ACTIONS)
+        self.dense = nn.Sequential(nn.Linear(width, hidden), nn.ReLU())
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = x.float()
@@ -120,9 +116,43 @@ class StrongQNet(nn.Module):
         f = torch.cat(
             [torch.relu(m).flatten(1) if i > 1 else m.flatten(1) for i, m in enumerate(maps)], 1
         )
-        z = self.body(f)
+        return self.dense(f)
+
+
+class StrongQNet(nn.Module):
+    """The pair-convolution body (:class:`PairConvBody`) with a dueling head
+    ``Q = V + A - mean(A)``."""
+
+    input_kind = "onehot"
+
+    def __init__(self, planes: int = 16, channels: int = 128, hidden: int = 256) -> None:
+        super().__init__()
+        self.body = PairConvBody(planes, channels, hidden)
+        self.value = nn.Linear(hidden, 1)
+        self.advantage = nn.Linear(hidden, N_ACTIONS)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        z = self.body(x)
         a = self.advantage(z)
         return self.value(z) + a - a.mean(dim=1, keepdim=True)
+
+
+class AfterstateQNet(nn.Module):
+    """Q(s, a) = r(s, a) + V(afterstate of a): one value net (:class:`PairConvBody` and a
+    linear output) scores the four afterstates ``(B, 4, planes, 4, 4)``; the caller adds the
+    known rewards. 2048's move is deterministic and only the spawn is random, so learning
+    the afterstate's value is the easier problem (as n-tuple TD learning does)."""
+
+    input_kind = "afterstates"
+
+    def __init__(self, planes: int = 16, channels: int = 32, hidden: int = 128) -> None:
+        super().__init__()
+        self.body = PairConvBody(planes, channels, hidden)
+        self.out = nn.Linear(hidden, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        b = x.shape[0]
+        return self.out(self.body(x.flatten(0, 1))).view(b, N_ACTIONS)
 
 
 NETS: dict[str, type[nn.Module]] = {
@@ -130,6 +160,7 @@ NETS: dict[str, type[nn.Module]] = {
     "fc": FCQNet,
     "conv": ConvQNet,
     "strong": StrongQNet,
+    "afterstate": AfterstateQNet,
 }
 
 

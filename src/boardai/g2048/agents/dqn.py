@@ -47,9 +47,11 @@ class DQNAgent:
         name: str = "dqn",
         device: str = "cpu",
     ) -> None:
+        from boardai.g2048.train.dqn import DQNConfig
+
         self.net = net
         self.kind = meta["input_kind"]
-        self.planes = int(meta["planes"])
+        self.config = DQNConfig(**meta["config"])
         self.p4 = float(meta["config"].get("p4", 0.1))
         self.reward_scale = float(meta["config"].get("reward_scale", 1.0))
         self.reward_kind = meta["config"].get("reward", "score")
@@ -65,11 +67,10 @@ class DQNAgent:
         """Q values ``(n, 4)`` of packed boards ``(n, 2)``."""
         import torch
 
-        from boardai.g2048.observations import encode_boards
+        from boardai.g2048.train.dqn import q_forward
 
-        x = torch.from_numpy(encode_boards(boards, self.kind, self.planes)).to(self.device)
         with torch.no_grad():
-            return self.net(x).float().cpu().numpy()
+            return q_forward(self.net, boards, self.kind, self.config, self.device).cpu().numpy()
 
     def act(self, state: Board) -> int:
         legal = state.legal_actions()

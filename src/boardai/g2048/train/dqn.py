@@ -44,7 +44,8 @@ class DQNConfig:
     """Hyperparameters of a DQN run (each field's docstring is its ``--help`` line)."""
 
     net: str = "strong"
-    """network: seed000 (Q(s,a) with the action as input), fc, conv (seed 003), strong"""
+    """network: seed000 (Q(s,a) with the action as input), fc, conv (seed 003), strong
+    (dueling pair convolutions), afterstate (Q = r + V(afterstate))"""
     planes: int = 16
     """one-hot planes of the board input (seed 003 used 12)"""
     channels: int = 32
@@ -165,6 +166,10 @@ class DQNConfig:
                 "fc_layers must be positive widths separated by commas",
             ),
             (not self.lookahead_input or self.net == "fc", "lookahead_input needs the fc net"),
+            (
+                self.net != "afterstate" or self.reward in ("score", "log2"),
+                "the afterstate net needs reward score or log2",
+            ),
         ]
         for ok, why in checks:
             if not ok:
@@ -351,19 +356,18 @@ class DQNTrainer:
 
     def encode(self, boards: np.ndarray) -> Any:
         """The network input of packed boards ``(n, 2)``, as a tensor on the device."""
-        import torch
+        return encode_input(boards, self.kind, self.cfg.planes, self.device)
 
-        from boardai.g2048.observations import encode_boards
-
-        x = encode_boards(boards, self.kind, self.cfg.planes)
-        return torch.from_numpy(x).to(self.device)
+    def forward(self, net: Any, boards: np.ndarray) -> Any:
+        """Q values ``(n, 4)`` (a tensor) of packed boards under ``net``."""
+        return q_forward(net, boards, self.kind, self.cfg, self.device)
 
     def q_values(self, boards: np.ndarray, net: Any = None) -> np.ndarray:
         """Q values ``(n, 4)`` of packed boards under ``net`` (the online net by default)."""
         import torch
 
         with torch.no_grad():
-            return (net or self.net)(self.encode(boards)).float().cpu().numpy()
+            return self.forward(net or self.net, boards).cpu().numpy()
 
     # -- data collection ----------------------------------------------------------------------
 
@@ -430,12 +434,12 @@ class DQNTrainer:
         import torch
 
         with torch.no_grad():
-            x2 = self.encode(s2)
             net = target or (self.target if self.cfg.target_update != "none" else self.net)
-            q_t = net(x2).float()
+            q_t = self.forward(net, s2)
             neg = torch.finfo(q_t.dtype).min
             if self.cfg.double:
-                a_star = self.net(x2).float().masked_fill(~m2, neg).argmax(1, keepdim=True)
+                online = q_t if net is self.net else self.forward(self.net, s2)
+                a_star = online.masked_fill(~m2, neg).argmax(1, keepdim=True)
                 v = q_t.gather(1, a_star).squeeze(1)
             else:
                 v = q_t.masked_fill(~m2, neg).max(1).values
@@ -453,7 +457,7 @@ class DQNTrainer:
     def _step(self, s: np.ndarray, a: Any, y: Any) -> float:
         import torch
 
-        q = self.net(self.encode(s)).float().gather(1, a.unsqueeze(1)).squeeze(1)
+        q = self.forward(self.net, s).gather(1, a.unsqueeze(1)).squeeze(1)
         loss = self._loss(q, y)
         self.opt.zero_grad(set_to_none=True)
         loss.backward()
@@ -755,6 +759,31 @@ class DQNTrainer:
             self.save(self.out / "best.pt", with_replay=False)
         self.plot()
         return evaluation
+
+
+def encode_input(boards: np.ndarray, kind: str, planes: int, device: Any) -> Any:
+    """A network's input tensor for packed boards ``(n, 2)`` (encoding ``kind``)."""
+    import torch
+
+    from boardai.g2048.observations import encode_afterstates, encode_boards
+
+    if kind == "afterstates":
+        return torch.from_numpy(encode_afterstates(boards, planes)[0]).to(device)
+    return torch.from_numpy(encode_boards(boards, kind, planes)).to(device)
+
+
+def q_forward(net: Any, boards: np.ndarray, kind: str, cfg: DQNConfig, device: Any) -> Any:
+    """Q values ``(n, 4)`` of packed boards: the net's output, plus the scaled move rewards
+    for an afterstate net (whose output is the afterstates' values)."""
+    import torch
+
+    if kind != "afterstates":
+        return net(encode_input(boards, kind, cfg.planes, device)).float()
+    from boardai.g2048.observations import encode_afterstates
+
+    x, r = encode_afterstates(boards, cfg.planes, cfg.reward)
+    values = net(torch.from_numpy(x).to(device)).float()
+    return values + cfg.reward_scale * torch.from_numpy(r).to(device)
 
 
 def load_checkpoint(path: str | Path) -> dict[str, Any]:
