@@ -53,7 +53,7 @@ def save_model(
         index_order="first cell lowest",
         stages=list(network.stages),
     )
-    arrays = {f"extra_{k}": np.asarray(v) for k, v in (extra or {}).items()}
+    arrays: dict[str, Any] = {f"extra_{k}": np.asarray(v) for k, v in (extra or {}).items()}
     meta_bytes = np.frombuffer(json.dumps(record).encode("utf-8"), np.uint8)
     with atomic_write(path, "wb") as f:
         np.savez_compressed(f, meta=meta_bytes, weights=network.weights, **arrays)

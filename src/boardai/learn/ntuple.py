@@ -57,7 +57,7 @@ def feature_board(lo: np.uint64, hi: np.uint64) -> np.uint64:
 
 
 @njit
-def stage_of(board: np.uint64, thresholds: np.ndarray) -> np.int64:
+def stage_of(board: np.uint64, thresholds: np.ndarray) -> int:
     """The stage of a feature board: how many thresholds its largest exponent reaches."""
     n = thresholds.shape[0]
     if n == 0:
@@ -91,7 +91,7 @@ def lookup_indices(board: np.uint64, data: Any, out: np.ndarray) -> None:
 
 
 @njit
-def evaluate(afterstate: np.uint64, data: Any) -> np.float64:
+def evaluate(afterstate: np.uint64, data: Any) -> float:
     """Value of a feature board (for most boards the packed board itself): the sum of lookups."""
     weights, shifts, lengths, offsets, thresholds = data
     afterstate = np.uint64(afterstate)
@@ -113,7 +113,7 @@ def evaluate(afterstate: np.uint64, data: Any) -> np.float64:
 
 
 @njit
-def sum_at(weights: np.ndarray, indices: np.ndarray) -> np.float64:
+def sum_at(weights: np.ndarray, indices: np.ndarray) -> float:
     """Sum of ``weights`` at ``indices`` (the value of a board whose indices are known)."""
     v = 0.0
     for k in range(indices.shape[0]):

@@ -42,7 +42,7 @@ _TWO32 = 4294967296.0
 
 
 @njit
-def _uniform(bits: np.uint64) -> np.float64:
+def _uniform(bits: np.uint64) -> float:
     return np.float64(bits >> np.uint64(32)) / _TWO32
 
 
@@ -72,7 +72,7 @@ def _spawn_exact(lo: np.uint64, hi: np.uint64, bits: np.uint64, p4: float) -> np
 @njit
 def greedy_move(
     lo: np.uint64, hi: np.uint64, data: Any
-) -> tuple[np.int64, np.uint64, np.uint64, np.int64, np.float64]:
+) -> tuple[int, np.uint64, np.uint64, int, float]:
     """Greedy move by ``r + V(afterstate)``: (action or -1, after lo, after hi, reward, r + V)."""
     best_a = -1
     best_lo = lo
@@ -98,7 +98,7 @@ def _learn(
     use_tc: bool,
     step_scale: np.float64,
     idx: np.ndarray,
-) -> np.float64:
+) -> float:
     """Move the value of feature board ``board`` towards ``target``; return its new value."""
     weights = data[0]
     lookup_indices(board, data, idx)
@@ -208,11 +208,11 @@ def train_episodes(
                     values[t] = _learn(after[t], target, data, tc, use_tc, step_scale, idx)
         if fresh and restart_p > 0.0 and n >= 8:
             state, bits = splitmix64(state)
-            t = n // 2 + np.int64(
+            late = n // 2 + np.int64(
                 ((bits >> np.uint64(32)) * np.uint64(n - n // 2)) >> np.uint64(32)
             )
-            if states_hi[t] == 0:
-                pool[pool_state[1]] = states_lo[t]
+            if states_hi[late] == 0:
+                pool[pool_state[1]] = states_lo[late]
                 pool_state[1] = (pool_state[1] + 1) % pool.shape[0]
                 pool_state[0] = min(pool_state[0] + 1, pool.shape[0])
         scores[k] = score
@@ -229,7 +229,7 @@ def _lambda_return(
     n: np.int64,
     lam: np.float64,
     horizon: np.int64,
-) -> np.float64:
+) -> float:
     """Truncated lambda return of afterstate ``t`` (values after ``t`` are already updated)."""
     total = 0.0
     ret = 0.0  # rewards r_{t+1} .. r_{t+m}

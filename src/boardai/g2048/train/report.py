@@ -96,7 +96,7 @@ def plot_curve(
     ax2.set_ylabel("2048 reached (%)")
     ax2.set_ylim(0, 100)
     lines = ax.get_legend_handles_labels()[0] + ax2.get_legend_handles_labels()[0]
-    ax.legend(lines, [ln.get_label() for ln in lines], loc="upper left")
+    ax.legend(lines, [str(ln.get_label()) for ln in lines], loc="upper left")
     fig.tight_layout()
     with atomic_write(path, "wb") as f:
         fig.savefig(f, format="png", dpi=100)
