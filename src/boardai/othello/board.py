@@ -10,7 +10,6 @@
 True
 """
 
-# ruff: noqa: N812  (K, E: the kernel modules, as in boardai.g2048.board)
 from __future__ import annotations
 
 from collections.abc import Sequence

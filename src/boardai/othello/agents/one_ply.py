@@ -1,7 +1,6 @@
 """``greedy`` (most discs after the move) and ``wpc`` (the Othello League's standard weighted
 piece counter), both 1-ply with ties broken at random."""
 
-# ruff: noqa: N812  (K, E: the kernel modules, as in boardai.g2048.board)
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -29,6 +28,10 @@ class OnePlyAgent:
 
     def reset(self) -> None:
         """Nothing to clear: the rng stream carries on across games."""
+
+    def reseed(self, seed: int) -> None:
+        """Restart the rng from ``seed`` (matches do this per game)."""
+        self._state = seed_state(seed)
 
     def act(self, state: Board) -> int:
         if state.is_terminal():

@@ -1,6 +1,5 @@
 """``random``: a uniformly random legal move."""
 
-# ruff: noqa: N812  (K, E: the kernel modules, as in boardai.g2048.board)
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -33,6 +32,10 @@ class RandomAgent:
 
     def reset(self) -> None:
         """Nothing to clear: the rng stream carries on across games."""
+
+    def reseed(self, seed: int) -> None:
+        """Restart the rng from ``seed`` (matches do this per game)."""
+        self._state = seed_state(seed)
 
     def act(self, state: Board) -> int:
         if state.is_terminal():

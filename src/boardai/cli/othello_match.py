@@ -1,0 +1,162 @@
+"""``boardai othello match`` and ``boardai othello tournament``: Othello League style matches."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from boardai.cli._common import default_workers, nonneg_int, positive_int, probability
+
+
+def _match_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--games", type=positive_int, default=100, help="games per pairing (default 100)"
+    )
+    p.add_argument(
+        "--epsilon",
+        type=probability,
+        default=0.0,
+        help="probability of a random move on every ply (Othello League: 0.1; default 0)",
+    )
+    p.add_argument("--seed", type=nonneg_int, default=0, help="seed (default 0)")
+    p.add_argument(
+        "--workers",
+        type=positive_int,
+        default=None,
+        help="worker processes (default: all cores); results do not depend on it",
+    )
+    p.add_argument("--json", metavar="FILE", help="write the results as JSON")
+
+
+def register(app: Any) -> None:
+    p = app.command(
+        "othello match",
+        help="play double games between two Othello players: score ± standard error",
+        examples=(
+            "boardai othello match --black alphabeta:depth=4 --white wpc --games 1000 "
+            "--epsilon 0.1\n"
+            "boardai othello match --black ntuple:model=runs/nt.npz --white wpc --games 200\n"
+            "boardai othello match --black wpc --white 'gtp:cmd=gtp-rhino -l 3' --games 20"
+        ),
+    )
+    p.add_argument("--black", required=True, metavar="SPEC", help="player A (black in odd games)")
+    p.add_argument("--white", required=True, metavar="SPEC", help="player B")
+    p.add_argument(
+        "--no-swap",
+        dest="swap",
+        action="store_false",
+        help="A always plays black (default: colours alternate, pairs share a seed)",
+    )
+    _match_options(p)
+    p.set_defaults(func=run_match)
+
+    t = app.command(
+        "othello tournament",
+        help="round robin between Othello players, with an Elo table",
+        examples="boardai othello tournament --agents random greedy wpc alphabeta:depth=2",
+    )
+    t.add_argument("--agents", nargs="+", required=True, metavar="SPEC", help="two or more players")
+    _match_options(t)
+    t.set_defaults(func=run_tournament)
+
+
+def _check(specs: list[str]) -> None:
+    from boardai.othello.agents import check_spec
+
+    for s in specs:
+        check_spec(s)
+
+
+def _play(a: str, b: str, args: argparse.Namespace, label: str, swap: bool = True) -> Any:
+    import time
+
+    from rich.progress import TextColumn
+
+    from boardai.cli._common import progress
+    from boardai.othello.match import run_games, summarize
+
+    workers = args.workers or default_workers()
+    outcomes = []
+    t0 = time.perf_counter()
+    points = 0.0
+    with progress(TextColumn("score {task.fields[score]:.3f}")) as bar:
+        task = bar.add_task(label, total=args.games, score=0.0)
+        try:
+            for o in run_games(
+                a, b, args.games, epsilon=args.epsilon, seed=args.seed, workers=workers, swap=swap
+            ):
+                outcomes.append(o)
+                points += o.score
+                bar.update(task, advance=1, score=points / len(outcomes))
+        except KeyboardInterrupt:
+            from boardai.cli._common import console
+
+            console(stderr=True).print(f"interrupted: {len(outcomes)} games played")
+    return summarize(a, b, outcomes, time.perf_counter() - t0, args.epsilon)
+
+
+def _table(r: Any) -> Any:
+    from rich.table import Table
+
+    t = Table(title=f"{r.a} vs {r.b}", show_header=False, title_justify="left")
+    t.add_column("what")
+    t.add_column("value", justify="right")
+    t.add_row("games", f"{r.games:,}")
+    t.add_row(f"wins / draws / losses ({r.a})", f"{r.wins} / {r.draws} / {r.losses}")
+    t.add_row("score (win 1, draw 0.5)", f"{r.score:.3f} ± {r.score_se:.3f}")
+    t.add_row("average disc difference", f"{r.disc_diff:+.1f}")
+    t.add_row("epsilon", f"{r.epsilon}")
+    t.add_row("moves per second", f"{r.moves_per_second:,.0f}")
+    if r.forfeits:
+        t.add_row("forfeits", f"{len(r.forfeits)} (first: {r.forfeits[0]})")
+    return t
+
+
+def run_match(args: argparse.Namespace) -> int:
+    from boardai.cli._common import console, write_json
+
+    _check([args.black, args.white])
+    r = _play(args.black, args.white, args, "games", swap=args.swap)
+    console().print(_table(r))
+    if args.json:
+        write_json(args.json, {**r.to_dict(), "seed": args.seed, "swap": args.swap})
+    return 0
+
+
+def run_tournament(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    from boardai.cli._common import console, write_json
+    from boardai.errors import UsageError
+    from boardai.othello.match import elo_ratings
+
+    names = list(dict.fromkeys(args.agents))
+    if len(names) < 2:
+        raise UsageError("a tournament needs at least two different players")
+    _check(names)
+    results = []
+    scores: dict[tuple[int, int], tuple[float, int]] = {}
+    for i in range(len(names)):
+        for j in range(i + 1, len(names)):
+            r = _play(names[i], names[j], args, f"{names[i]} vs {names[j]}")
+            results.append(r)
+            scores[(i, j)] = (r.score * r.games, r.games)
+    elo = elo_ratings(names, scores)
+    t = Table(title="tournament", title_justify="left")
+    t.add_column("player")
+    t.add_column("Elo", justify="right")
+    t.add_column("score", justify="right")
+    for k in sorted(range(len(names)), key=lambda k: -elo[k]):
+        pts = sum(p if i == k else g - p for (i, j), (p, g) in scores.items() if k in (i, j))
+        g = sum(g for (i, j), (_, g) in scores.items() if k in (i, j))
+        t.add_row(names[k], f"{elo[k]:.0f}", f"{pts / g:.3f}")
+    out = console()
+    out.print(t)
+    for r in results:
+        out.print(f"{r.a} vs {r.b}: {r.score:.3f} ± {r.score_se:.3f} over {r.games} games")
+    if args.json:
+        write_json(
+            args.json,
+            {"elo": dict(zip(names, elo, strict=True)), "matches": [r.to_dict() for r in results]},
+        )
+    return 0

@@ -1,0 +1,85 @@
+"""``alphabeta``: negamax with alpha-beta, iterative deepening, move ordering, a transposition
+table, an exact endgame solver and a time budget; the evaluation is pluggable."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from boardai.othello import search as S
+from boardai.othello.agents import REGISTRY
+from boardai.othello.board import Board
+
+EVALS = {"wpc": S.EVAL_WPC, "classic": S.EVAL_CLASSIC, "ntuple": S.EVAL_NTUPLE}
+
+
+@dataclass
+class AlphaBetaOptions:
+    """Options of ``alphabeta``.
+
+    Attributes:
+        depth: plies searched (the deepest iteration).
+        time: seconds per move (0: no limit); the search stops deepening when it runs out.
+        endgame: solve exactly with this many empty squares or fewer (0: never).
+        eval: leaf evaluation: ``wpc``, ``classic`` (mobility, corners, X-squares) or
+            ``ntuple`` (a learned network; needs ``model``).
+        model: n-tuple model file for ``eval=ntuple``.
+        tt: the transposition table holds 2**tt entries.
+    """
+
+    depth: int = 4
+    time: float = 0.0
+    endgame: int = 12
+    eval: Literal["wpc", "classic", "ntuple"] = "wpc"
+    model: str | None = None
+    tt: int = 18
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.depth <= 60:
+            raise ValueError(f"depth must be in 1..60, got {self.depth}")
+        if self.time < 0:
+            raise ValueError(f"time must be >= 0, got {self.time}")
+        if not 0 <= self.endgame <= 24:
+            raise ValueError(f"endgame must be in 0..24, got {self.endgame}")
+        if not 10 <= self.tt <= 26:
+            raise ValueError(f"tt must be in 10..26, got {self.tt}")
+        if self.eval == "ntuple" and not self.model:
+            raise ValueError("eval=ntuple needs model=FILE")
+
+
+class AlphaBetaAgent:
+    """Searches each move with :class:`boardai.othello.search.Searcher`."""
+
+    def __init__(self, opts: AlphaBetaOptions, name: str = "alphabeta") -> None:
+        self.name = name
+        self.opts = opts
+        network = None
+        if opts.eval == "ntuple":
+            from boardai.othello.ntuple_file import load_network
+
+            network = load_network(opts.model).data()  # type: ignore[arg-type]
+        self.searcher = S.Searcher(EVALS[opts.eval], network, opts.tt)
+        self.last: S.SearchResult | None = None
+
+    def reset(self) -> None:
+        """Clear the transposition table."""
+        self.searcher.clear()
+
+    def analyse(self, state: Board) -> S.SearchResult:
+        """The search result (move, value, depth, nodes) for ``state``."""
+        o = self.opts
+        return self.searcher.search(
+            state.mover, state.opponent, o.depth, o.time if o.time > 0 else None, o.endgame
+        )
+
+    def act(self, state: Board) -> int:
+        if state.is_terminal():
+            raise ValueError("no legal move: the game is over")
+        self.last = self.analyse(state)
+        return self.last.action
+
+
+@REGISTRY.register("alphabeta", AlphaBetaOptions)
+def make_alphabeta(opts: AlphaBetaOptions, seed: int | None) -> AlphaBetaAgent:
+    """Negamax alpha-beta with deepening, TT, endgame solver; eval wpc/classic/ntuple."""
+    return AlphaBetaAgent(opts)

@@ -1,0 +1,186 @@
+"""N-tuple networks for Othello: weight tables over small sets of squares, shared by the 8
+symmetries of the board, valued from the mover's point of view.
+
+A tuple is a list of squares. Each of its 8 symmetric images reads its squares as base-3
+digits (0 empty, 1 the mover's disc, 2 the opponent's; first square most significant) and
+indexes the tuple's table; the value of a position is ``tanh`` of the sum of those weights
+(Lucas 2008; Jaśkowski, Szubert et al. for the Othello League). Images that coincide (a
+symmetric tuple) are kept once.
+
+The compiled functions take the network as ``(squares, offsets, weights)``: ``squares``
+int64[n_images, max_len] padded with -1, ``offsets`` int64[n_images] (start of the image's
+table in the flat ``weights`` float32 array).
+
+>>> net = NTupleNetwork.create("corner3x3,edge2x")
+>>> net.n_images, net.weights.size
+(8, 78732)
+"""
+
+# ruff: noqa: E741  (P, O: the mover's and the opponent's bitboards)
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from boardai._jit import njit
+from boardai.errors import UsageError
+
+_ONE = np.uint64(1)
+
+
+def _sq(text: str) -> int:
+    return 8 * (int(text[1]) - 1) + "abcdefgh".index(text[0])
+
+
+def _squares(text: str) -> tuple[int, ...]:
+    return tuple(_sq(w) for w in text.split())
+
+
+#: Named tuples (squares as text). The 'standard' set covers corners, edges, diagonals and
+#: lines like the hand-made patterns of Logistello, in sizes that learn fast.
+TUPLES: dict[str, tuple[int, ...]] = {
+    "corner3x3": _squares("a1 b1 c1 a2 b2 c2 a3 b3 c3"),
+    "edge2x": _squares("a1 b1 c1 d1 e1 f1 g1 h1 b2 g2"),
+    "corner2x5": _squares("a1 b1 c1 d1 e1 a2 b2 c2 d2 e2"),
+    "line2": _squares("a2 b2 c2 d2 e2 f2 g2 h2"),
+    "line3": _squares("a3 b3 c3 d3 e3 f3 g3 h3"),
+    "line4": _squares("a4 b4 c4 d4 e4 f4 g4 h4"),
+    "diag8": _squares("a1 b2 c3 d4 e5 f6 g7 h8"),
+    "diag7": _squares("b1 c2 d3 e4 f5 g6 h7"),
+    "diag6": _squares("c1 d2 e3 f4 g5 h6"),
+    "diag5": _squares("d1 e2 f3 g4 h5"),
+    "diag4": _squares("e1 f2 g3 h4"),
+}
+TUPLE_SETS: dict[str, str] = {
+    "standard": "corner3x3,edge2x,corner2x5,line2,line3,line4,diag8,diag7,diag6,diag5,diag4",
+    "small": "corner3x3,edge2x,line2,diag8",
+}
+
+
+def _transforms(sq: int) -> list[int]:
+    r, c = divmod(sq, 8)
+    images = []
+    for rr, cc in ((r, c), (c, r)):  # identity and the main-diagonal transpose
+        for fr in (False, True):
+            for fc in (False, True):
+                images.append(8 * (7 - rr if fr else rr) + (7 - cc if fc else cc))
+    return images
+
+
+def symmetric_images(squares: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The distinct images of a tuple under the 8 symmetries of the board (order kept)."""
+    per_square = [_transforms(s) for s in squares]
+    seen: set[frozenset[int]] = set()
+    out = []
+    for k in range(8):
+        image = tuple(t[k] for t in per_square)
+        key = frozenset(image)
+        if key not in seen:
+            seen.add(key)
+            out.append(image)
+    return out
+
+
+def parse_tuples(text: str) -> list[str]:
+    """Tuple names from ``"standard"`` or ``"corner3x3,edge2x"``."""
+    text = TUPLE_SETS.get(text, text)
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    for n in names:
+        if n not in TUPLES:
+            raise UsageError(
+                f"unknown n-tuple {n!r} (tuples: {', '.join(TUPLES)};"
+                f" sets: {', '.join(TUPLE_SETS)})"
+            )
+    if not names:
+        raise UsageError("no n-tuples given")
+    return names
+
+
+@dataclass
+class NTupleNetwork:
+    """The tuples (by name), their symmetric images, and one weight table per tuple."""
+
+    names: list[str]
+    squares: np.ndarray
+    offsets: np.ndarray
+    weights: np.ndarray
+
+    @classmethod
+    def create(cls, tuples: str = "standard") -> NTupleNetwork:
+        """A zero network of the named tuples (see :data:`TUPLES`, :data:`TUPLE_SETS`)."""
+        names = parse_tuples(tuples)
+        rows: list[tuple[int, ...]] = []
+        offsets: list[int] = []
+        start = 0
+        for name in names:
+            sq = TUPLES[name]
+            for image in symmetric_images(sq):
+                rows.append(image)
+                offsets.append(start)  # images share their tuple's table
+            start += 3 ** len(sq)
+        width = max(len(r) for r in rows)
+        squares = np.full((len(rows), width), -1, np.int64)
+        for i, r in enumerate(rows):
+            squares[i, : len(r)] = r
+        return cls(names, squares, np.array(offsets, np.int64), np.zeros(start, np.float32))
+
+    @property
+    def n_images(self) -> int:
+        """Table lookups per evaluation."""
+        return len(self.offsets)
+
+    def data(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(squares, offsets, weights)`` for the compiled functions."""
+        return self.squares, self.offsets, self.weights
+
+    def value(self, mover: int, opponent: int) -> float:
+        """The network's value of a position for the player to move, in (-1, 1)."""
+        return float(value(np.uint64(mover), np.uint64(opponent), *self.data()))
+
+
+@njit
+def feature_index(P: np.uint64, O: np.uint64, squares: np.ndarray, i: np.int64) -> np.int64:
+    """Base-3 index of image ``i`` (0 empty, 1 mover, 2 opponent; first square most significant)."""
+    idx = np.int64(0)
+    for k in range(squares.shape[1]):
+        s = squares[i, k]
+        if s < 0:
+            break
+        bit = np.uint64(s)
+        idx = 3 * idx + np.int64((P >> bit) & _ONE) + 2 * np.int64((O >> bit) & _ONE)
+    return idx
+
+
+@njit
+def raw_value(
+    P: np.uint64, O: np.uint64, squares: np.ndarray, offsets: np.ndarray, weights: np.ndarray
+) -> float:
+    """Sum of the weights of all images (before ``tanh``)."""
+    v = 0.0
+    for i in range(offsets.shape[0]):
+        v += weights[offsets[i] + feature_index(P, O, squares, i)]
+    return v
+
+
+@njit
+def value(
+    P: np.uint64, O: np.uint64, squares: np.ndarray, offsets: np.ndarray, weights: np.ndarray
+) -> float:
+    """The network's value for the mover, ``tanh`` of :func:`raw_value`."""
+    return np.tanh(raw_value(P, O, squares, offsets, weights))
+
+
+@njit
+def update(
+    P: np.uint64,
+    O: np.uint64,
+    squares: np.ndarray,
+    offsets: np.ndarray,
+    weights: np.ndarray,
+    delta: float,
+) -> None:
+    """Add ``delta`` to the weight of every image (a TD step already times the learning rate)."""
+    for i in range(offsets.shape[0]):
+        j = offsets[i] + feature_index(P, O, squares, i)
+        weights[j] += np.float32(delta)

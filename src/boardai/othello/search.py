@@ -1,0 +1,462 @@
+"""Alpha-beta search for Othello in compiled code: negamax with a transposition table, move
+ordering, a node budget, and an exact endgame solver.
+
+Values are from the mover's point of view. A finished game is worth ``±WIN_VALUE`` plus the
+final disc difference (so any win beats any evaluation); other leaves take the evaluation
+chosen by ``kind``: :data:`EVAL_WPC` (weights), :data:`EVAL_CLASSIC` (mobility, corners,
+X-squares) or :data:`EVAL_NTUPLE` (a learned network, scaled by 100). A pass is a ply.
+
+The endgame solver (:func:`solve`) searches to the end of the game with the exact disc
+difference as the value, ordering moves by the opponent's mobility (fastest first).
+
+:class:`Searcher` wraps the kernels with iterative deepening and a time budget: each depth is
+searched under a node limit from the measured speed, and the last finished depth decides.
+"""
+
+# ruff: noqa: E741  (P, O: the mover's and the opponent's bitboards)
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from boardai._jit import njit
+from boardai.othello import evaluation as ev
+from boardai.othello import ntuple as nt
+from boardai.othello.kernels import (
+    PASS,
+    final_score,
+    legal_moves,
+    lowest_square,
+    play_bit,
+    popcount,
+)
+
+EVAL_WPC, EVAL_CLASSIC, EVAL_NTUPLE = 0, 1, 2
+WIN_VALUE = 1e6
+INF = 1e9
+_ZERO = np.uint64(0)
+_ONE = np.uint64(1)
+_LOWER, _EXACT, _UPPER = 1, 2, 3
+# stats slots
+_NODES, _LIMIT, _ABORT = 0, 1, 2
+_MAX_MOVES = 34  # an Othello position has at most 33 legal moves
+
+
+@njit
+def evaluate(
+    P: np.uint64,
+    O: np.uint64,
+    kind: np.int64,
+    wpc_w: np.ndarray,
+    squares: np.ndarray,
+    offsets: np.ndarray,
+    weights: np.ndarray,
+) -> float:
+    """Static value of a position for the mover under evaluation ``kind``."""
+    if kind == EVAL_WPC:
+        return ev.wpc(P, O, wpc_w)
+    if kind == EVAL_CLASSIC:
+        return ev.classic(P, O)
+    return 100.0 * nt.value(P, O, squares, offsets, weights)
+
+
+@njit
+def terminal_value(P: np.uint64, O: np.uint64) -> float:
+    """Search value of a finished game: ``±WIN_VALUE`` plus the disc difference (0 a draw)."""
+    p = np.int64(popcount(P))
+    o = np.int64(popcount(O))
+    e = 64 - p - o
+    if p > o:
+        return WIN_VALUE + np.float64(p - o + e)
+    if p < o:
+        return -WIN_VALUE + np.float64(p - o - e)
+    return 0.0
+
+
+@njit
+def _tt_slot(P: np.uint64, O: np.uint64, mask: np.uint64) -> np.int64:
+    h = P * np.uint64(0x9E37_79B9_7F4A_7C15) ^ (O * np.uint64(0xC2B2_AE3D_27D4_EB4F))
+    return np.int64((h ^ (h >> np.uint64(29))) & mask)
+
+
+@njit
+def _negamax(
+    P: np.uint64,
+    O: np.uint64,
+    depth: np.int64,
+    alpha: float,
+    beta: float,
+    kind: np.int64,
+    wpc_w: np.ndarray,
+    squares: np.ndarray,
+    offsets: np.ndarray,
+    weights: np.ndarray,
+    tt_keys: np.ndarray,
+    tt_vals: np.ndarray,
+    tt_info: np.ndarray,
+    stats: np.ndarray,
+) -> float:
+    stats[_NODES] += 1
+    if stats[_NODES] > stats[_LIMIT]:
+        stats[_ABORT] = 1
+        return 0.0
+    moves = legal_moves(P, O)
+    if moves == 0:
+        if legal_moves(O, P) == 0:
+            return terminal_value(P, O)
+        if depth == 0:
+            return evaluate(P, O, kind, wpc_w, squares, offsets, weights)
+        return -_negamax(
+            O,
+            P,
+            depth - 1,
+            -beta,
+            -alpha,
+            kind,
+            wpc_w,
+            squares,
+            offsets,
+            weights,
+            tt_keys,
+            tt_vals,
+            tt_info,
+            stats,
+        )
+    if depth == 0:
+        return evaluate(P, O, kind, wpc_w, squares, offsets, weights)
+
+    alpha0 = alpha
+    slot = _tt_slot(P, O, np.uint64(tt_vals.shape[0] - 1))
+    tt_move = np.int64(-1)
+    if tt_keys[slot, 0] == P and tt_keys[slot, 1] == O:
+        tt_move = tt_info[slot, 2]
+        if tt_info[slot, 0] >= depth:
+            v = tt_vals[slot]
+            flag = tt_info[slot, 1]
+            if flag == _EXACT:
+                return v
+            if flag == _LOWER and v > alpha:
+                alpha = v
+            elif flag == _UPPER and v < beta:
+                beta = v
+            if alpha >= beta:
+                return v
+
+    # Order: the table's move first, then children by static value (worst for the opponent first).
+    sqs = np.empty(_MAX_MOVES, np.int64)
+    keys = np.empty(_MAX_MOVES, np.float64)
+    n = 0
+    while moves:
+        m = moves & (_ZERO - moves)
+        moves ^= m
+        s = np.int64(lowest_square(m))
+        sqs[n] = s
+        if s == tt_move:
+            keys[n] = -INF
+        elif depth >= 2:
+            O2, P2 = play_bit(m, P, O)
+            keys[n] = evaluate(O2, P2, kind, wpc_w, squares, offsets, weights)
+        else:
+            keys[n] = 0.0
+        n += 1
+    order = np.argsort(keys[:n])
+
+    best = -INF
+    best_sq = sqs[order[0]]
+    for k in range(n):
+        s = sqs[order[k]]
+        O2, P2 = play_bit(_ONE << np.uint64(s), P, O)
+        v = -_negamax(
+            O2,
+            P2,
+            depth - 1,
+            -beta,
+            -alpha,
+            kind,
+            wpc_w,
+            squares,
+            offsets,
+            weights,
+            tt_keys,
+            tt_vals,
+            tt_info,
+            stats,
+        )
+        if stats[_ABORT]:
+            return 0.0
+        if v > best:
+            best = v
+            best_sq = s
+        if v > alpha:
+            alpha = v
+        if alpha >= beta:
+            break
+
+    tt_keys[slot, 0] = P
+    tt_keys[slot, 1] = O
+    tt_vals[slot] = best
+    tt_info[slot, 0] = depth
+    tt_info[slot, 1] = _UPPER if best <= alpha0 else _LOWER if best >= beta else _EXACT
+    tt_info[slot, 2] = best_sq
+    return best
+
+
+@njit
+def search_root(
+    P: np.uint64,
+    O: np.uint64,
+    depth: np.int64,
+    kind: np.int64,
+    wpc_w: np.ndarray,
+    squares: np.ndarray,
+    offsets: np.ndarray,
+    weights: np.ndarray,
+    tt_keys: np.ndarray,
+    tt_vals: np.ndarray,
+    tt_info: np.ndarray,
+    stats: np.ndarray,
+) -> tuple[np.int64, float]:
+    """(best action, its value) of a ``depth``-ply search; ``stats[2]`` is set if it ran out of
+    nodes (``stats[1]``), and the result must then be ignored."""
+    moves = legal_moves(P, O)
+    if moves == 0:
+        if legal_moves(O, P) == 0:
+            return np.int64(-1), terminal_value(P, O)
+        v = -_negamax(
+            O,
+            P,
+            depth - 1,
+            -INF,
+            INF,
+            kind,
+            wpc_w,
+            squares,
+            offsets,
+            weights,
+            tt_keys,
+            tt_vals,
+            tt_info,
+            stats,
+        )
+        return np.int64(PASS), v
+    # The root is searched with a full window: its value is exact (and its move goes in the table).
+    slot = _tt_slot(P, O, np.uint64(tt_vals.shape[0] - 1))
+    first = np.int64(-1)
+    if tt_keys[slot, 0] == P and tt_keys[slot, 1] == O:
+        first = tt_info[slot, 2]
+    best = -INF
+    best_sq = np.int64(-1)
+    alpha = -INF
+    for rnd in range(2):
+        x = moves
+        while x:
+            m = x & (_ZERO - x)
+            x ^= m
+            s = np.int64(lowest_square(m))
+            if (rnd == 0) != (s == first):
+                continue
+            O2, P2 = play_bit(m, P, O)
+            v = -_negamax(
+                O2,
+                P2,
+                depth - 1,
+                -INF,
+                -alpha,
+                kind,
+                wpc_w,
+                squares,
+                offsets,
+                weights,
+                tt_keys,
+                tt_vals,
+                tt_info,
+                stats,
+            )
+            if stats[_ABORT]:
+                return best_sq, best
+            if v > best:
+                best = v
+                best_sq = s
+                alpha = v
+    tt_keys[slot, 0] = P
+    tt_keys[slot, 1] = O
+    tt_vals[slot] = best
+    tt_info[slot, 0] = depth
+    tt_info[slot, 1] = _EXACT
+    tt_info[slot, 2] = best_sq
+    return best_sq, best
+
+
+@njit
+def _solve(
+    P: np.uint64, O: np.uint64, alpha: np.int64, beta: np.int64, passed: bool, stats: np.ndarray
+) -> np.int64:
+    stats[_NODES] += 1
+    if stats[_NODES] > stats[_LIMIT]:
+        stats[_ABORT] = 1
+        return np.int64(0)
+    moves = legal_moves(P, O)
+    if moves == 0:
+        if passed:
+            return final_score(P, O)
+        return -_solve(O, P, -beta, -alpha, np.int64(1), stats)
+    empties = 64 - np.int64(popcount(P | O))
+    n = 0
+    sqs = np.empty(_MAX_MOVES, np.int64)
+    keys = np.empty(_MAX_MOVES, np.int64)
+    while moves:
+        m = moves & (_ZERO - moves)
+        moves ^= m
+        sqs[n] = np.int64(lowest_square(m))
+        if empties > 6:  # fastest first: fewest replies for the opponent
+            O2, P2 = play_bit(m, P, O)
+            keys[n] = np.int64(popcount(legal_moves(O2, P2)))
+        else:
+            keys[n] = 0
+        n += 1
+    order = np.argsort(keys[:n], kind="mergesort")
+    best = np.int64(-65)
+    for k in range(n):
+        O2, P2 = play_bit(_ONE << np.uint64(sqs[order[k]]), P, O)
+        v = -_solve(O2, P2, -beta, -alpha, np.int64(0), stats)
+        if stats[_ABORT]:
+            return np.int64(0)
+        if v > best:
+            best = v
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    return best
+
+
+@njit
+def solve(P: np.uint64, O: np.uint64, stats: np.ndarray) -> tuple[np.int64, np.int64]:
+    """(best action, exact final disc difference for the mover with perfect play); a finished
+    game gives action -1. ``stats[2]`` is set if the node limit ``stats[1]`` was hit."""
+    moves = legal_moves(P, O)
+    if moves == 0:
+        if legal_moves(O, P) == 0:
+            return np.int64(-1), -_solve(O, P, np.int64(-64), np.int64(64), np.int64(1), stats)
+        return np.int64(PASS), -_solve(O, P, np.int64(-64), np.int64(64), np.int64(1), stats)
+    best = np.int64(-65)
+    best_sq = np.int64(-1)
+    alpha = np.int64(-65)
+    while moves:
+        m = moves & (_ZERO - moves)
+        moves ^= m
+        O2, P2 = play_bit(m, P, O)
+        v = -_solve(O2, P2, np.int64(-64), -alpha, np.int64(0), stats)
+        if stats[_ABORT]:
+            return best_sq, best
+        if v > best:
+            best = v
+            best_sq = np.int64(lowest_square(m))
+            alpha = v
+    return best_sq, best
+
+
+@dataclass
+class SearchResult:
+    """What one move's search found."""
+
+    action: int
+    value: float
+    depth: int
+    nodes: int
+    exact: bool  #: solved to the end of the game (value is the final disc difference)
+
+
+class Searcher:
+    """Iterative deepening with a time budget over the compiled search.
+
+    Args:
+        kind: evaluation (:data:`EVAL_WPC`, :data:`EVAL_CLASSIC`, :data:`EVAL_NTUPLE`).
+        network: the ``(squares, offsets, weights)`` of an n-tuple network for EVAL_NTUPLE.
+        tt_bits: the transposition table holds ``2**tt_bits`` entries.
+    """
+
+    def __init__(
+        self,
+        kind: int = EVAL_WPC,
+        network: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+        tt_bits: int = 18,
+        wpc_weights: np.ndarray | None = None,
+    ) -> None:
+        self.kind = kind
+        self.wpc = ev.WPC_WEIGHTS if wpc_weights is None else wpc_weights
+        if network is None:
+            network = (
+                np.full((1, 1), -1, np.int64),
+                np.zeros(0, np.int64),
+                np.zeros(1, np.float32),
+            )
+        self.network = network
+        self.tt_keys = np.zeros((1 << tt_bits, 2), np.uint64)
+        self.tt_vals = np.zeros(1 << tt_bits, np.float64)
+        self.tt_info = np.zeros((1 << tt_bits, 3), np.int64)
+        self.nps = 1e6  # nodes per second, re-measured every search
+
+    def clear(self) -> None:
+        """Empty the transposition table."""
+        self.tt_keys[:] = 0
+
+    def search(
+        self,
+        mover: int,
+        opponent: int,
+        depth: int,
+        seconds: float | None = None,
+        endgame: int = 0,
+    ) -> SearchResult:
+        """Search to ``depth`` plies (deepening 1, 2, ...), or until ``seconds`` run out;
+        with ``endgame`` or fewer empty squares, solve exactly instead."""
+        P, O = np.uint64(mover), np.uint64(opponent)
+        start = time.perf_counter()
+        deadline = None if seconds is None else start + seconds
+        stats = np.zeros(3, np.int64)
+        empties = 64 - (mover | opponent).bit_count()
+        if endgame and empties <= endgame:
+            stats[_LIMIT] = self._limit(deadline, 1 << 62)
+            a, v = solve(P, O, stats)
+            if not stats[_ABORT]:
+                return SearchResult(int(a), float(v), empties, int(stats[_NODES]), True)
+        result = None
+        total = 0
+        for d in range(1, max(depth, 1) + 1):
+            stats[:] = 0
+            stats[_LIMIT] = self._limit(deadline, 1 << 62)
+            t0 = time.perf_counter()
+            a, v = search_root(
+                P,
+                O,
+                d,
+                self.kind,
+                self.wpc,
+                *self.network,
+                self.tt_keys,
+                self.tt_vals,
+                self.tt_info,
+                stats,
+            )
+            spent = time.perf_counter() - t0
+            total += int(stats[_NODES])
+            if spent > 0.005:
+                self.nps = stats[_NODES] / spent
+            if stats[_ABORT] and result is not None:
+                break
+            result = SearchResult(int(a), float(v), d, total, abs(v) >= WIN_VALUE)
+            if deadline is not None and time.perf_counter() + 2 * spent > deadline:
+                break  # the next depth would not finish
+            if d >= empties:  # searched to the end of the game
+                break
+        assert result is not None
+        return result
+
+    def _limit(self, deadline: float | None, cap: int) -> int:
+        if deadline is None:
+            return cap
+        left = max(deadline - time.perf_counter(), 0.0)
+        return max(int(left * self.nps), 1000)
