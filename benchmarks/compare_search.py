@@ -8,6 +8,8 @@ cut-off, std::unordered_map table) with g++ -O2, searches the positions of
 and CPU milliseconds per searched position (medians, interleaved so both see the same machine
 load), the ratios (boardai / C++ speed: above 1 is faster), and how often the two
 choose the same move (they differ only by float32 vs float64 and table details).
+With ``--records FILE`` it compares nneonneo's adaptive depth against
+``expectimax:preset=strong`` on late positions of recorded games.
 """
 
 from __future__ import annotations
@@ -33,7 +35,16 @@ def main() -> None:
     parser.add_argument("--depths", type=int, nargs="+", default=[3, 4, 5])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--positions", type=int, default=120)
+    parser.add_argument(
+        "--records",
+        metavar="FILE",
+        help="instead: compare nneonneo's adaptive depth with expectimax:preset=strong on "
+        "every 400th position (from move 500) of the 3 longest games of this records file",
+    )
     args = parser.parse_args()
+    if args.records:
+        compare_strong(args.records, args.repeat)
+        return
     boards = bench_positions(args.positions)
     packed = np.array([int(b) for b in boards], np.uint64)
     table = Table(20)
@@ -82,6 +93,39 @@ def main() -> None:
                 f"CPU ms/move C++ {cm:.4f} boardai {nm:.4f} (ratio {cm / nm:.2f}); "
                 f"same move {agree}/{len(boards)}"
             )
+
+
+def compare_strong(records: str, repeat: int) -> None:
+    """Time per move of nneonneo's own setting against ``expectimax:preset=strong``."""
+    from boardai.g2048.agents import make_agent
+    from boardai.records import read_records, replay
+
+    longest = sorted(read_records(records), key=lambda r: -r["n_moves"])[:3]
+    boards = [f.board for r in longest for f in replay(r)[500::400] if not f.board.is_terminal()]
+    agent = make_agent("expectimax:preset=strong")
+    agent.act(boards[0])  # compile
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = Path(tmp) / "search"
+        data = Path(tmp) / "boards.bin"
+        np.array([int(b) for b in boards], np.uint64).tofile(data)
+        source = Path(__file__).with_name("search.cpp")
+        subprocess.run(["g++", "-O2", "-o", str(exe), str(source)], check=True)
+        cpp_ms, nb_ms = [], []
+        for _ in range(repeat):
+            out = subprocess.run(
+                [str(exe), str(data), "0"], check=True, capture_output=True, text=True
+            ).stdout.split("\n")
+            cpp_ms.append(1000 * float(out[-2].split()[4]) / len(boards))
+            cpp_moves = [int(line.split()[0]) for line in out[: len(boards)]]
+            c0 = time.process_time()
+            ours = [agent.act(b) for b in boards]
+            nb_ms.append(1000 * (time.process_time() - c0) / len(boards))
+        same = sum(a == m for a, m in zip(ours, cpp_moves, strict=True))
+        cm, nm = statistics.median(cpp_ms), statistics.median(nb_ms)
+        print(
+            f"{len(boards)} positions, adaptive depth: CPU ms/move C++ {cm:.1f}, "
+            f"boardai {nm:.1f} (ratio {cm / nm:.2f}); same move {same}/{len(boards)}"
+        )
 
 
 if __name__ == "__main__":

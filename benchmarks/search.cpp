@@ -6,7 +6,8 @@
 // seconds.
 //
 // Build: g++ -O2 -o search search.cpp     Run: ./search boards.bin DEPTH [PROB_CUT]
-// DEPTH counts max layers as boardai does; nneonneo's depth_limit is DEPTH - 1.
+// DEPTH counts max layers as boardai does; nneonneo's depth_limit is DEPTH - 1. DEPTH 0 is
+// nneonneo's own adaptive depth (expectimax:preset=strong in boardai).
 #include <chrono>
 #include <ctime>
 #include <cmath>
@@ -54,6 +55,21 @@ static int count_empty(board_t x) {
     x += x >> 8;
     x += x >> 4;
     return x & 0xf;
+}
+
+static int count_distinct_tiles(board_t board) {
+    uint16_t bitset = 0;
+    while (board) {
+        bitset |= 1 << (board & 0xf);
+        board >>= 4;
+    }
+    bitset >>= 1;  // don't count empty tiles
+    int count = 0;
+    while (bitset) {
+        bitset &= bitset - 1;
+        count++;
+    }
+    return count;
 }
 
 static void init_tables() {
@@ -217,7 +233,8 @@ int main(int argc, char **argv) {
         float best = -1.0f;
         for (int move = 0; move < 4; ++move) {
             eval_state state;  // a fresh table per root move, as 2048.cpp does
-            state.depth_limit = depth - 1;
+            // DEPTH 0: nneonneo's adaptive depth, max(3, distinct tiles - 2).
+            state.depth_limit = depth > 0 ? depth - 1 : std::max(3, count_distinct_tiles(board) - 2);
             state.cprob_thresh = cut;
             board_t newboard = execute_move(move, board);
             float res = 0.0f;
