@@ -85,7 +85,7 @@ def register(app: Any) -> None:
     )
     p.add_argument(
         "--preset",
-        choices=["seed000", "seed001", "seed003", "strong"],
+        choices=["seed000", "seed001", "seed003", "dueling", "strong"],
         default="strong",
         help="starting configuration (default: strong)",
     )
