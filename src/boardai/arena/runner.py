@@ -43,7 +43,8 @@ def play_one(
 
     _warm_up(spec)
     agent = make_agent(spec, seed=agent_seed(seed, index))
-    game = Game(seed=game_seed(seed, index))
+    spawn_seed = game_seed(seed, index)
+    game = Game(seed=spawn_seed)
     agent.reset()
     start = time.perf_counter()
     while not game.is_over():
@@ -53,7 +54,7 @@ def play_one(
         except ValueError as e:
             raise RuntimeError(f"player {spec!r} in game {index}: {e}") from None
     seconds = time.perf_counter() - start
-    result = GameResult(index, game.seed, game.score, game.board.max_tile(), game.moves, seconds)
+    result = GameResult(index, spawn_seed, game.score, game.board.max_tile(), game.moves, seconds)
     rec = None
     if record:
         rec = game.to_record()

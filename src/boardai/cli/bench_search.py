@@ -63,7 +63,7 @@ def bench_positions(limit: int) -> list[Any]:
     from boardai.g2048.agents import make_agent
 
     agent = make_agent("expectimax:preset=fast")
-    boards = []
+    boards: list[Any] = []
     for i in range(4):
         game = Game(seed=game_seed(0, i))
         while not game.is_over() and len(boards) < limit:

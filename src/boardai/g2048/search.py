@@ -221,7 +221,7 @@ def _chance(
     value = total / n_empty
     keys[slot] = after
     values[slot] = value
-    info[slot] = (gen << np.uint32(8)) | np.uint32(min(remaining, 255))
+    info[slot] = (gen << np.uint32(8)) | np.uint32(remaining if remaining < 255 else 255)
     return value
 
 
@@ -336,13 +336,13 @@ def search_batch(
 
 
 @njit
-def count_distinct(board: np.uint64) -> np.int64:
+def count_distinct(board: np.uint64) -> int:
     """Number of distinct tiles on the board (empty cells not counted)."""
     seen = 0
     for i in range(16):
         e = (board >> np.uint64(4 * i)) & _NIB
         if e != 0:
-            seen |= 1 << np.int64(e)
+            seen |= 1 << int(e)
     n = 0
     while seen:
         n += seen & 1

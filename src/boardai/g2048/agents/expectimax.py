@@ -109,6 +109,11 @@ class ExpectimaxAgent:
         if evaluator is None:
             evaluator, data = heuristic.evaluate_rows, heuristic.row_table_data()
         self.evaluator, self.data, self.reward_weight = evaluator, data, reward_weight
+        # __post_init__ filled every option the preset gives.
+        assert opts.min_depth is not None and opts.max_depth is not None
+        assert opts.prob_cut is not None and opts.table_bits is not None
+        self._depths = (opts.min_depth, opts.max_depth)
+        self._prob_cut = opts.prob_cut
         self.table = search.Table(opts.table_bits)
         self.last: search.SearchResult | None = None
 
@@ -121,7 +126,8 @@ class ExpectimaxAgent:
         from boardai.g2048.search import approximate_board, count_distinct
 
         distinct = int(count_distinct(np.uint64(approximate_board(state.lo, state.hi))))
-        return min(self.opts.max_depth, max(self.opts.min_depth, distinct - 1))
+        lo, hi = self._depths
+        return min(hi, max(lo, distinct - 1))
 
     def reset(self) -> None:
         """Nothing carries over between moves (each search starts a new table generation)."""
@@ -136,7 +142,7 @@ class ExpectimaxAgent:
             evaluator=self.evaluator,
             data=self.data,
             reward_weight=self.reward_weight,
-            prob_cut=o.prob_cut,
+            prob_cut=self._prob_cut,
             p4=o.p4,
             table=self.table,
             time_budget=o.time_ms / 1000.0 if o.time_ms > 0 else None,
