@@ -113,3 +113,17 @@ def test_bench_search_json(capsys):
     data = json.loads(capsys.readouterr().out)
     assert set(data["depths"]) == {"1", "2"}
     assert data["depths"]["2"]["nodes_per_s"] > 0 and data["depths"]["1"]["moves_per_s"] > 0
+
+
+def test_watch_in_a_terminal_redraws_and_ends():
+    import sys
+
+    import pexpect
+
+    args = ["-m", "boardai", "watch", "--agent", "expectimax:preset=fast", "--seed", "2"]
+    child = pexpect.spawn(sys.executable, [*args, "--delay", "0"], encoding="utf-8", timeout=120)
+    child.expect("moves")  # the live board
+    child.expect(r"game over: score \d+, max tile \d+")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
