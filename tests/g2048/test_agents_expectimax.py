@@ -45,11 +45,22 @@ def test_presets_and_adaptive_depth():
         "expectimax:prob_cut=2",
         "expectimax:min_depth=5,max_depth=3",
         "expectimax:depth=x",
+        "expectimax:smoothness=-1",
     ],
 )
 def test_bad_options_are_usage_errors(spec):
     with pytest.raises(UsageError):
         make_agent(spec)
+
+
+def test_smoothness_option_changes_the_evaluation():
+    board = Board.from_grid([[2, 64, 4, 128], [0, 2, 0, 0], [0] * 4, [0] * 4])
+    plain = make_agent("expectimax:depth=1")
+    smooth = make_agent("expectimax:depth=1,smoothness=100")
+    plain.act(board)
+    smooth.act(board)
+    assert plain.last is not None and smooth.last is not None
+    assert smooth.last.value < plain.last.value
 
 
 def test_time_budget_and_last_search_are_exposed():

@@ -50,12 +50,13 @@ crowded = st.lists(st.integers(1, 11), min_size=16, max_size=16).flatmap(
 )
 
 
-def test_row_table_matches_the_python_heuristic():
+@pytest.mark.parametrize("smoothness", [0.0, 55.0])
+def test_row_table_matches_the_python_heuristic(smoothness):
     rng = np.random.default_rng(0)
-    table = heuristic.row_heuristic_table()
-    for row in rng.integers(0, 65536, 300):
+    table = heuristic.row_heuristic_table(heuristic.RowWeights(smoothness=smoothness))
+    for row in [*rng.integers(0, 65536, 300), 0, 0x1021, 0xF0F1]:
         line = [(int(row) >> (4 * i)) & 0xF for i in range(4)]
-        assert table[row] == pytest.approx(ref.row_score(line), rel=1e-12)
+        assert table[row] == pytest.approx(ref.row_score(line, smoothness), rel=1e-12)
 
 
 @given(crowded, st.sampled_from([1, 2]))

@@ -12,8 +12,9 @@ from boardai.g2048 import Board
 Evaluate = Callable[[Board], float]
 
 
-def row_score(line: list[int]) -> float:
-    """nneonneo's heuristic of one line of 4 exponents (his tuned weights)."""
+def row_score(line: list[int], smoothness: float = 0.0) -> float:
+    """nneonneo's heuristic of one line of 4 exponents (his tuned weights), minus
+    ``smoothness`` times the rank differences of neighbouring tiles (empties skipped)."""
     total = sum(rank**3.5 for rank in line)
     empty = line.count(0)
     merges = 0
@@ -36,7 +37,12 @@ def row_score(line: list[int]) -> float:
             left += a**4 - b**4
         else:
             right += b**4 - a**4
-    return 200000.0 + 270.0 * empty + 700.0 * merges - 47.0 * min(left, right) - 11.0 * total
+    tiles = [rank for rank in line if rank]
+    rough = sum(abs(a - b) for a, b in itertools.pairwise(tiles))
+    return (
+        200000.0 + 270.0 * empty + 700.0 * merges - 47.0 * min(left, right) - 11.0 * total
+        - smoothness * rough
+    )  # fmt: skip
 
 
 def heuristic(board: Board) -> float:

@@ -4,8 +4,9 @@ Two families:
 
 * The row heuristic of nneonneo's 2048-ai, the default leaf evaluation of the expectimax
   search: every row and every column (a row of the transposed board) scores empty cells,
-  possible merges, monotonicity and a penalty on large tiles, each looked up in one
-  65536-entry table (:func:`row_heuristic_table`), so a board costs 8 lookups.
+  possible merges, monotonicity and a penalty on large tiles (and, optionally, smoothness:
+  rank differences between neighbouring tiles), each looked up in one 65536-entry table
+  (:func:`row_heuristic_table`), so a board costs 8 lookups.
 * Seed 001's one-move heuristic: weight matrices (snake, corner, left, left-corner) over the
   board, each taken at its best of 8 symmetries, minus a penalty for unequal neighbours, plus a
   merge preference that depends on the number of empty cells (:func:`matrix_score`).
@@ -42,6 +43,8 @@ class RowWeights:
         sum: ... times this weight (penalises many large tiles left unmerged).
         merges: weight of the count of neighbouring equal tiles.
         empty: weight per empty cell.
+        smoothness: penalty per unit of rank difference between neighbouring tiles (not in
+            nneonneo's tuned set, hence 0 by default; ``expectimax:smoothness=...``).
     """
 
     lost_penalty: float = 200000.0
@@ -51,6 +54,7 @@ class RowWeights:
     sum: float = 11.0
     merges: float = 700.0
     empty: float = 270.0
+    smoothness: float = 0.0
 
 
 @njit
@@ -62,6 +66,7 @@ def _row_table(
     sum_w: float,
     merges_w: float,
     empty_w: float,
+    smooth_w: float,
 ) -> np.ndarray:
     table = np.zeros(65536, np.float64)
     line = np.zeros(4, np.int64)
@@ -96,12 +101,20 @@ def _row_table(
                 mono_left += a - b
             else:
                 mono_right += b - a
+        rough = 0.0
+        last = 0
+        for i in range(4):
+            if line[i] != 0:
+                if last != 0:
+                    rough += abs(line[i] - last)
+                last = line[i]
         table[row] = (
             lost
             + empty_w * empty
             + merges_w * merges
             - mono * min(mono_left, mono_right)
             - sum_w * total
+            - smooth_w * rough
         )
     return table
 
@@ -110,7 +123,14 @@ def row_heuristic_table(weights: RowWeights | None = None) -> np.ndarray:
     """The 65536-entry table: row (16 bits, column 0 in the low nibble) -> its score."""
     w = weights or RowWeights()
     return _row_table(
-        w.lost_penalty, w.monotonicity_power, w.monotonicity, w.sum_power, w.sum, w.merges, w.empty
+        w.lost_penalty,
+        w.monotonicity_power,
+        w.monotonicity,
+        w.sum_power,
+        w.sum,
+        w.merges,
+        w.empty,
+        w.smoothness,
     )
 
 

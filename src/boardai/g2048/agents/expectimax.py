@@ -50,6 +50,8 @@ class ExpectimaxOptions:
             is expected to fit (0: no budget).
         table_bits: log2 of the transposition table's slots.
         p4: the probability of a 4 that the search assumes.
+        smoothness: weight of a smoothness penalty added to nneonneo's row heuristic (rank
+            differences of neighbouring tiles; 0, his tuned set, by default).
     """
 
     preset: Literal["fast", "default", "strong"] = "default"
@@ -60,6 +62,7 @@ class ExpectimaxOptions:
     time_ms: float = 0.0
     table_bits: int | None = None
     p4: float = 0.1
+    smoothness: float = 0.0
 
     def __post_init__(self) -> None:
         lo, hi, cut, bits = PRESETS[self.preset]
@@ -81,6 +84,8 @@ class ExpectimaxOptions:
             raise ValueError(f"table_bits must be in 10..26, got {self.table_bits}")
         if not 0.0 <= self.p4 <= 1.0:
             raise ValueError(f"p4 must be in [0, 1], got {self.p4}")
+        if self.smoothness < 0:
+            raise ValueError(f"smoothness must be >= 0, got {self.smoothness}")
 
 
 class ExpectimaxAgent:
@@ -107,7 +112,8 @@ class ExpectimaxAgent:
         self.name = name
         self.opts = opts
         if evaluator is None:
-            evaluator, data = heuristic.evaluate_rows, heuristic.row_table_data()
+            weights = heuristic.RowWeights(smoothness=opts.smoothness) if opts.smoothness else None
+            evaluator, data = heuristic.evaluate_rows, heuristic.row_table_data(weights)
         self.evaluator, self.data, self.reward_weight = evaluator, data, reward_weight
         # __post_init__ filled every option the preset gives.
         assert opts.min_depth is not None and opts.max_depth is not None
