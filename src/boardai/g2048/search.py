@@ -24,9 +24,16 @@ already holds everything); an n-tuple afterstate value uses ``reward_weight=1``.
 
 The evaluator is a first-class argument of the compiled kernels, so numba specialises the
 search per evaluator without any change here. Numba cannot cache code specialised on a function
-argument (the cache key holds the function's identity), so :func:`search_root` is compiled with
-``cache=False``: the first search of each process compiles it (a few seconds); the kernels it
-calls, evaluators included, are cached as usual.
+argument (the cache key holds the function's identity, so every process would add a cache
+entry), so the search kernels are compiled with ``cache=False``: the first search of each
+process compiles them (2-3 seconds); the kernels they call, evaluators included, are cached as
+usual. :func:`search` then calls the compiled overload directly, skipping numba's per-call
+argument typing.
+
+Entry points: :func:`search` (a ``Board``, statistics and an optional time budget),
+:func:`best_action` (just the move and its value), and the kernels :func:`search_root` (the
+four root values of one one-word board) and :func:`search_batch` (many boards in one compiled
+loop, for benchmarks and analysis).
 
 Boards with a tile above 32768 (``Board.hi != 0``) do not fit one ``uint64``; the search runs on
 :func:`approximate_board`, which caps those tiles at 32768. Callers must check the chosen move on
