@@ -1,6 +1,5 @@
 """Every player returns a legal action on random positions."""
 
-# ruff: noqa: N812  (K, E: the kernel modules, as in boardai.g2048.board)
 from __future__ import annotations
 
 import numpy as np

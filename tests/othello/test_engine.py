@@ -1,6 +1,5 @@
 """Rules engine: perft, legal moves against the slow reference, passes, game end, results."""
 
-# ruff: noqa: N812  (K, E: the kernel modules, as in boardai.g2048.board)
 from __future__ import annotations
 
 import numpy as np

@@ -450,7 +450,7 @@ class Searcher:
             result = SearchResult(int(a), float(v), d, total, abs(v) >= WIN_VALUE)
             if deadline is not None and time.perf_counter() + 2 * spent > deadline:
                 break  # the next depth would not finish
-            if d >= empties:  # searched to the end of the game
+            if d >= 2 * empties:  # to the end of the game, passes included
                 break
         assert result is not None
         return result

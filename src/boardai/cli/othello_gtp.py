@@ -1,0 +1,31 @@
+"""``boardai othello gtp``: serve a boardai player over GTP on stdin/stdout."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def register(app: Any) -> None:
+    p = app.command(
+        "othello gtp",
+        help="serve an Othello player over GTP (stdin/stdout) for GUIs and other programs",
+        examples=(
+            "boardai othello gtp --agent alphabeta:depth=6\n"
+            "printf 'genmove black\\nquit\\n' | boardai othello gtp --agent wpc"
+        ),
+    )
+    p.add_argument("--agent", default="alphabeta:depth=6,time=1", metavar="SPEC", help="the player")
+    p.add_argument("--seed", type=int, default=None, help="seed of the player's randomness")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from boardai.othello.agents import make_agent
+    from boardai.othello.gtp import GTPServer
+
+    agent = make_agent(args.agent, args.seed)
+    GTPServer(agent, name=f"boardai {args.agent}").serve(sys.stdin, sys.stdout)
+    return 0

@@ -1,0 +1,98 @@
+"""``gtp:cmd=...``: an external engine that speaks GTP (e.g. ``gtp-rhino -l 3`` from Debian's
+grhino), driven as a subprocess. A crashed, silent or confused engine raises
+:class:`~boardai.othello.gtp.EngineError`, and a match scores the game as its loss."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from boardai.othello.agents import REGISTRY
+from boardai.othello.board import COLOR_NAMES, PASS, Board, parse_action
+from boardai.othello.gtp import EngineError, EngineRefusedError, GTPClient, find_path, vertex
+
+
+@dataclass
+class GTPOptions:
+    """Options of ``gtp``.
+
+    Attributes:
+        cmd: the engine's command line, e.g. ``gtp-rhino -l 3``.
+        timeout: seconds the engine may take for one answer (a move included).
+    """
+
+    cmd: str = ""
+    timeout: float = 30.0
+
+    def __post_init__(self) -> None:
+        if not self.cmd:
+            raise ValueError("gtp needs cmd=COMMAND (e.g. gtp:cmd=gtp-rhino -l 3)")
+        if self.timeout <= 0:
+            raise ValueError(f"timeout must be > 0, got {self.timeout}")
+
+
+class GTPAgent:
+    """Keeps the engine's board in step with the positions it is asked about: the moves since
+    its last position are sent with ``play``, a new game with ``clear_board``."""
+
+    def __init__(self, opts: GTPOptions, name: str = "gtp") -> None:
+        self.name = name
+        self.opts = opts
+        self.client: GTPClient | None = None
+        self.board = Board.initial()
+
+    def _engine(self) -> GTPClient:
+        if self.client is None or self.client.proc.poll() is not None:
+            self.client = GTPClient(self.opts.cmd, self.opts.timeout)
+            self.client.send("boardsize 8")
+            self.client.send("clear_board")
+            self.board = Board.initial()
+        return self.client
+
+    def reset(self) -> None:
+        """Start a new game on the engine (a dead engine is restarted at the next move)."""
+        if self.client is not None:
+            try:
+                self.client.send("clear_board")
+            except EngineError:
+                self.close()
+        self.board = Board.initial()
+
+    def act(self, state: Board) -> int:
+        engine = self._engine()
+        path = find_path(self.board, state)
+        if path is None:
+            engine.send("clear_board")
+            self.board = Board.initial()
+            path = find_path(self.board, state, max_plies=60 - state.empties())
+            if path is None and state != self.board:
+                raise EngineError("cannot set up this position on a GTP engine (no move path)")
+        for a in path or []:
+            try:
+                engine.send(f"play {COLOR_NAMES[self.board.to_move]} {vertex(a)}")
+            except EngineRefusedError:
+                if a != PASS:  # some engines (gtp-rhino) take passes as implied
+                    raise
+            self.board = self.board.play(a)
+        answer = engine.send(f"genmove {COLOR_NAMES[state.to_move]}").split()
+        try:
+            action = parse_action(answer[0] if answer else "")
+        except ValueError:
+            raise EngineError(
+                f"engine {self.opts.cmd!r} answered genmove with {answer!r}"
+            ) from None
+        if action not in state.legal_actions():
+            raise EngineError(f"engine {self.opts.cmd!r} played illegal {vertex(action)}")
+        self.board = state.play(action)
+        return action
+
+    def close(self) -> None:
+        """Stop the engine process."""
+        if self.client is not None:
+            self.client.close()
+            self.client = None
+
+
+@REGISTRY.register("gtp", GTPOptions)
+def make_gtp(opts: GTPOptions, seed: int | None) -> GTPAgent:
+    """An external GTP engine run as a subprocess (cmd=COMMAND), with timeouts."""
+    return GTPAgent(opts)

@@ -1,0 +1,76 @@
+"""``ntuple``: a learned n-tuple network (see ``boardai train othello-ntuple``), played 1-ply
+or as the evaluation of an alpha-beta search."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from boardai.othello.agents import REGISTRY
+from boardai.othello.board import Board
+
+
+@dataclass
+class NTupleOptions:
+    """Options of ``ntuple``.
+
+    Attributes:
+        model: the model file (required).
+        depth: 1 plays the move the network likes best; more searches with alpha-beta.
+        time: seconds per move for the search (0: no limit).
+        endgame: with depth > 1, solve exactly with this many empties or fewer.
+    """
+
+    model: str = ""
+    depth: int = 1
+    time: float = 0.0
+    endgame: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.model:
+            raise ValueError(
+                "ntuple needs model=FILE (train one with boardai train othello-ntuple)"
+            )
+        if not 1 <= self.depth <= 60:
+            raise ValueError(f"depth must be in 1..60, got {self.depth}")
+
+
+class NTupleAgent:
+    """1-ply: the move after which the opponent's value is lowest."""
+
+    def __init__(self, model: str, name: str = "ntuple") -> None:
+        from boardai.othello.ntuple_file import load_network
+
+        self.name = name
+        self.network = load_network(model)
+
+    def reset(self) -> None:
+        """Nothing to clear."""
+
+    def act(self, state: Board) -> int:
+        from boardai.othello.train.ntuple import greedy_action
+
+        if state.is_terminal():
+            raise ValueError("no legal move: the game is over")
+        return int(
+            greedy_action(np.uint64(state.mover), np.uint64(state.opponent), *self.network.data())
+        )
+
+    def evaluate(self, state: Board) -> float:
+        """The network's value of ``state`` for the player to move, in (-1, 1)."""
+        return self.network.value(state.mover, state.opponent)
+
+
+@REGISTRY.register("ntuple", NTupleOptions)
+def make_ntuple(opts: NTupleOptions, seed: int | None) -> object:
+    """A learned n-tuple network, 1-ply or inside alpha-beta (depth > 1)."""
+    if opts.depth == 1:
+        return NTupleAgent(opts.model)
+    from boardai.othello.agents.alphabeta import AlphaBetaAgent, AlphaBetaOptions
+
+    return AlphaBetaAgent(
+        AlphaBetaOptions(
+            depth=opts.depth, time=opts.time, endgame=opts.endgame, eval="ntuple", model=opts.model
+        )
+    )

@@ -1,0 +1,289 @@
+"""GTP (the Go Text Protocol, as Othello engines such as ``gtp-rhino`` speak it) for Othello:
+a server that lets any boardai player be driven by GUIs and other programs, and a client that
+drives an external engine as a subprocess, with timeouts so a crashed or silent engine never
+hangs a match.
+
+Moves are vertices like ``D3`` (column letter, row number; a1 is the top left as in
+:mod:`boardai.othello.board`) or ``PASS``; colours are ``black``/``white`` (``b``/``w``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import shlex
+import subprocess
+import threading
+from collections.abc import Callable
+from typing import IO, Any
+
+from boardai.othello.board import BLACK, PASS, WHITE, Board, action_text, parse_action
+
+PROTOCOL_VERSION = "2"
+
+
+class EngineError(RuntimeError):
+    """The external engine failed: it died, timed out, or answered with an error or nonsense."""
+
+
+class EngineRefusedError(EngineError):
+    """The engine answered a command with ``?`` (it is still running)."""
+
+
+def parse_color(text: str) -> int:
+    """``black``/``b`` -> BLACK, ``white``/``w`` -> WHITE."""
+    t = text.strip().lower()
+    if t in ("b", "black"):
+        return BLACK
+    if t in ("w", "white"):
+        return WHITE
+    raise ValueError(f"unknown colour {text!r}")
+
+
+def vertex(action: int) -> str:
+    """GTP vertex of an action: ``D3`` or ``PASS``."""
+    return "PASS" if action == PASS else action_text(action).upper()
+
+
+# -- server ----------------------------------------------------------------------------------
+
+
+class GTPServer:
+    """Answers GTP commands for one boardai player (:meth:`handle` one line, :meth:`serve` a
+    stream)."""
+
+    def __init__(self, agent: Any, name: str = "boardai") -> None:
+        self.agent = agent
+        self.name = name
+        self.history: list[Board] = [Board.initial()]
+        self.commands: dict[str, Callable[[list[str]], str]] = {
+            "protocol_version": lambda a: PROTOCOL_VERSION,
+            "name": lambda a: self.name,
+            "version": lambda a: _version(),
+            "known_command": lambda a: "true" if a and a[0] in self.commands else "false",
+            "list_commands": lambda a: "\n".join(sorted(self.commands)),
+            "boardsize": self._boardsize,
+            "clear_board": self._clear,
+            "komi": lambda a: "",
+            "play": self._play,
+            "genmove": self._genmove,
+            "undo": self._undo,
+            "showboard": lambda a: "\n" + str(self.board),
+            "final_score": self._final_score,
+            "quit": lambda a: "",
+        }
+
+    @property
+    def board(self) -> Board:
+        return self.history[-1]
+
+    def handle(self, line: str) -> str | None:
+        """The full response (``= ...`` or ``? ...``, ending in a blank line) to one command line;
+        None for a blank or comment line."""
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            return None
+        words = line.split()
+        ident = ""
+        if words[0].isdigit():
+            ident, words = words[0], words[1:]
+        if not words:
+            return None
+        command, args = words[0].lower(), words[1:]
+        try:
+            if command not in self.commands:
+                raise ValueError("unknown command")
+            result = self.commands[command](args)
+            return f"={ident} {result}".rstrip() + "\n\n"
+        except ValueError as e:
+            return f"?{ident} {e}\n\n"
+
+    def serve(self, inp: IO[str], out: IO[str]) -> None:
+        """Answer commands from ``inp`` until ``quit`` or the end of input."""
+        for line in inp:
+            response = self.handle(line)
+            if response is None:
+                continue
+            out.write(response)
+            out.flush()
+            words = line.split("#", 1)[0].lower().split()
+            if "quit" in words[:2]:
+                return
+
+    def _boardsize(self, args: list[str]) -> str:
+        if args != ["8"]:
+            raise ValueError("unacceptable size")
+        return ""
+
+    def _clear(self, args: list[str]) -> str:
+        self.history = [Board.initial()]
+        self.agent.reset()
+        return ""
+
+    def _play(self, args: list[str]) -> str:
+        if len(args) != 2:
+            raise ValueError("syntax error: play COLOUR VERTEX")
+        color = parse_color(args[0])
+        board = self.board
+        if board.to_move != color:
+            # the other side must pass first (GTP lets a controller skip explicit passes)
+            if board.legal_actions() == [PASS]:
+                board = board.play(PASS)
+            else:
+                raise ValueError(f"illegal move: it is not {args[0]}'s turn")
+        try:
+            after = board.play(parse_action(args[1]))
+        except ValueError as e:
+            raise ValueError(f"illegal move ({e})") from None
+        if board is not self.board:
+            self.history.append(board)
+        self.history.append(after)
+        return ""
+
+    def _genmove(self, args: list[str]) -> str:
+        if len(args) != 1:
+            raise ValueError("syntax error: genmove COLOUR")
+        color = parse_color(args[0])
+        board = self.board
+        if board.is_terminal():
+            return "PASS"
+        if board.to_move != color:
+            if board.legal_actions() != [PASS]:
+                raise ValueError(f"it is not {args[0]}'s turn")
+            board = board.play(PASS)
+            self.history.append(board)
+        action = int(self.agent.act(board))
+        self.history.append(board.play(action))
+        return vertex(action)
+
+    def _undo(self, args: list[str]) -> str:
+        if len(self.history) < 2:
+            raise ValueError("cannot undo")
+        self.history.pop()
+        return ""
+
+    def _final_score(self, args: list[str]) -> str:
+        b = self.board
+        d = b.score(BLACK)
+        return "0" if d == 0 else f"B+{d}" if d > 0 else f"W+{-d}"
+
+
+def _version() -> str:
+    from boardai import __version__
+
+    return __version__
+
+
+# -- client ----------------------------------------------------------------------------------
+
+
+class GTPClient:
+    """Drives an external GTP engine (a subprocess) with a timeout on every answer.
+
+    Args:
+        command: the engine's command line (a string, split like a shell would).
+        timeout: seconds to wait for each answer (``genmove`` included).
+    """
+
+    def __init__(self, command: str | list[str], timeout: float = 10.0) -> None:
+        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        self.timeout = timeout
+        self.label = " ".join(self.argv)
+        try:
+            self.proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                bufsize=1,
+            )
+        except OSError as e:
+            raise EngineError(f"cannot start engine {self.label!r}: {e.strerror or e}") from None
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        with contextlib.suppress(ValueError, OSError):
+            for line in self.proc.stdout:
+                self._lines.put(line)
+        self._lines.put(None)  # end of output: the engine died or closed its output
+
+    def send(self, command: str, timeout: float | None = None) -> str:
+        """Send one command; return the answer's text (without ``=``).
+
+        Raises:
+            EngineError: the engine is dead, timed out (it is then killed), or answered ``?``.
+        """
+        if self.proc.poll() is not None:
+            raise EngineError(
+                f"engine {self.label!r} is not running (exit code {self.proc.returncode})"
+            )
+        try:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(command + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise EngineError(f"engine {self.label!r} died (cannot send {command!r})") from None
+        wait = self.timeout if timeout is None else timeout
+        lines: list[str] = []
+        while True:
+            try:
+                line = self._lines.get(timeout=wait)
+            except queue.Empty:
+                self.close()
+                raise EngineError(
+                    f"engine {self.label!r} did not answer {command!r} within {wait:g} s"
+                ) from None
+            if line is None:
+                raise EngineError(f"engine {self.label!r} died while answering {command!r}")
+            line = line.rstrip("\r\n")
+            if not line.strip():
+                if lines:
+                    break
+                continue
+            lines.append(line)
+        head = lines[0]
+        if head.startswith("?"):
+            raise EngineRefusedError(
+                f"engine {self.label!r} refused {command!r}: {head[1:].strip()}"
+            )
+        if not head.startswith("="):
+            raise EngineError(f"engine {self.label!r} answered {command!r} with {head!r}")
+        text = head[1:].lstrip("0123456789").strip()
+        return "\n".join([text, *lines[1:]]).strip()
+
+    def close(self) -> None:
+        """Ask the engine to quit, and kill it if it does not within a second."""
+        if self.proc.poll() is None:
+            with contextlib.suppress(OSError, ValueError):
+                assert self.proc.stdin is not None
+                self.proc.stdin.write("quit\n")
+                self.proc.stdin.flush()
+            try:
+                self.proc.wait(1.0)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        for f in (self.proc.stdin, self.proc.stdout):
+            with contextlib.suppress(OSError, ValueError):
+                if f is not None:
+                    f.close()
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self.close()
+
+
+def find_path(start: Board, goal: Board, max_plies: int = 3) -> list[int] | None:
+    """The actions leading from ``start`` to ``goal`` in at most ``max_plies`` plies, if any."""
+    if start == goal:
+        return []
+    if max_plies == 0 or goal.empties() > start.empties():
+        return None
+    for a in start.legal_actions():
+        rest = find_path(start.play(a), goal, max_plies - 1)
+        if rest is not None:
+            return [a, *rest]
+    return None

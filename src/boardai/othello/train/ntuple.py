@@ -1,0 +1,114 @@
+"""TD(0) self-play for Othello n-tuple networks, whole episodes in compiled code.
+
+Both sides play the same network, 1-ply: the mover picks the move whose position is worst
+for the opponent (``-V``), or with probability epsilon a random move (Lucas and Runarsson's
+TDL for the Othello League). After every ply the value of the position just left moves toward
+``-V(next)`` (the next mover is the opponent), or toward the result at the end (+1 win, 0
+draw, -1 loss for the mover), through ``tanh``'s derivative.
+
+>>> from boardai.othello.ntuple import NTupleNetwork
+>>> net = NTupleNetwork.create("small")
+>>> state = train_episodes(*net.data(), 10, 0.01, 0.1, np.uint64(1))[0]
+>>> bool(np.abs(net.weights).sum() > 0)
+True
+"""
+
+# ruff: noqa: E741  (P, O: the mover's and the opponent's bitboards)
+from __future__ import annotations
+
+import numpy as np
+
+from boardai._jit import njit
+from boardai.othello import ntuple as nt
+from boardai.othello.kernels import (
+    PASS,
+    START_BLACK,
+    START_WHITE,
+    final_score,
+    legal_moves,
+    lowest_square,
+    play,
+    play_bit,
+    random_action,
+    splitmix64,
+)
+
+_ZERO = np.uint64(0)
+
+
+@njit
+def outcome(P: np.uint64, O: np.uint64) -> float:
+    """+1, 0 or -1: the finished game's result for the player to move."""
+    s = final_score(P, O)
+    return 1.0 if s > 0 else -1.0 if s < 0 else 0.0
+
+
+@njit
+def position_value(
+    P: np.uint64, O: np.uint64, squares: np.ndarray, offsets: np.ndarray, weights: np.ndarray
+) -> float:
+    """The game result if the game is over, else the network's value (for the mover)."""
+    if legal_moves(P, O) == 0 and legal_moves(O, P) == 0:
+        return outcome(P, O)
+    return nt.value(P, O, squares, offsets, weights)
+
+
+@njit
+def greedy_action(
+    P: np.uint64, O: np.uint64, squares: np.ndarray, offsets: np.ndarray, weights: np.ndarray
+) -> np.int64:
+    """The move leaving the opponent the lowest value (first of equals); PASS when forced."""
+    moves = legal_moves(P, O)
+    if moves == 0:
+        return np.int64(PASS)
+    best = 1e300
+    best_a = np.int64(-1)
+    while moves:
+        m = moves & (_ZERO - moves)
+        moves ^= m
+        O2, P2 = play_bit(m, P, O)
+        v = position_value(O2, P2, squares, offsets, weights)
+        if v < best:
+            best = v
+            best_a = np.int64(lowest_square(m))
+    return best_a
+
+
+@njit
+def train_episodes(
+    squares: np.ndarray,
+    offsets: np.ndarray,
+    weights: np.ndarray,
+    episodes: np.int64,
+    alpha: float,
+    epsilon: float,
+    state: np.uint64,
+) -> tuple[np.uint64, float]:
+    """Play ``episodes`` self-play games, learning after every ply.
+
+    Returns the advanced rng state and the mean squared TD error of the last episode.
+    """
+    err = 0.0
+    for _ in range(episodes):
+        P = START_BLACK
+        O = START_WHITE
+        err = 0.0
+        plies = 0
+        while True:
+            if legal_moves(P, O) == 0 and legal_moves(O, P) == 0:
+                break
+            state, bits = splitmix64(state)
+            if np.float64(bits >> np.uint64(11)) * (1.0 / 9007199254740992.0) < epsilon:
+                state, a = random_action(P, O, state)
+            else:
+                a = greedy_action(P, O, squares, offsets, weights)
+            O2, P2 = play(P, O, a)
+            v = nt.value(P, O, squares, offsets, weights)
+            target = -position_value(O2, P2, squares, offsets, weights)
+            delta = target - v
+            nt.update(P, O, squares, offsets, weights, alpha * delta * (1.0 - v * v))
+            err += delta * delta
+            plies += 1
+            P, O = O2, P2
+        err /= max(plies, 1)
+    return state, err

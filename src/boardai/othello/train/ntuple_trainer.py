@@ -1,0 +1,106 @@
+"""The n-tuple training run: chunks of compiled self-play, periodic matches against ``wpc``,
+atomic checkpoints, resume."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from boardai.othello.ntuple import NTupleNetwork
+from boardai.othello.ntuple_file import load_model, save_network
+from boardai.othello.train.ntuple import train_episodes
+
+
+@dataclass
+class NTupleConfig:
+    """Options of ``boardai train othello-ntuple``.
+
+    Attributes:
+        episodes: self-play games in all (a resumed run counts those already played).
+        tuples: tuple set or list (``standard``, ``small``, or names joined by commas).
+        alpha: learning rate of the TD step.
+        epsilon: probability of a random move during self-play.
+        seed: seeds the self-play rng.
+        eval_every: games between matches against wpc (and checkpoints).
+        eval_games: games of each of those matches (epsilon 0.1, colours swapped).
+    """
+
+    episodes: int = 200_000
+    tuples: str = "standard"
+    alpha: float = 0.01
+    epsilon: float = 0.1
+    seed: int = 0
+    eval_every: int = 20_000
+    eval_games: int = 200
+
+
+def train(
+    config: NTupleConfig,
+    out: str | Path,
+    resume: bool = False,
+    on_progress: Callable[[int, dict[str, Any] | None], None] | None = None,
+) -> dict[str, Any]:
+    """Train, writing ``out`` at every evaluation and at the end; returns the last metadata.
+
+    ``on_progress(episodes_done, eval_or_None)`` is called after every chunk. Ctrl-C saves the
+    network before it stops.
+    """
+    from boardai.othello.match import play_match
+
+    out = Path(out)
+    done = 0
+    history: list[dict[str, Any]] = []
+    if resume and out.exists():
+        net, meta = load_model(out)
+        done = int(meta.get("episodes", 0))
+        history = list(meta.get("evals", []))
+        state = np.uint64(int(meta.get("rng_state", config.seed)))
+    else:
+        net = NTupleNetwork.create(config.tuples)
+        state = np.uint64(np.random.SeedSequence(config.seed).generate_state(1, np.uint64)[0])
+
+    def meta() -> dict[str, Any]:
+        return {
+            "episodes": done,
+            "config": asdict(config),
+            "rng_state": int(state),
+            "evals": history,
+            "trainer": "td0-selfplay",
+        }
+
+    chunk = 500
+    t0 = time.perf_counter()
+    try:
+        while done < config.episodes:
+            n = min(chunk, config.episodes - done, config.eval_every - done % config.eval_every)
+            state, err = train_episodes(*net.data(), n, config.alpha, config.epsilon, state)
+            state = np.uint64(state)
+            done += n
+            ev = None
+            if done % config.eval_every == 0 or done == config.episodes:
+                save_network(out, net, meta())
+                r = play_match(
+                    f"ntuple:model={out}", "wpc", config.eval_games, epsilon=0.1, seed=done
+                )
+                ev = {
+                    "episodes": done,
+                    "score_vs_wpc": r.score,
+                    "se": r.score_se,
+                    "games": r.games,
+                    "seconds": time.perf_counter() - t0,
+                    "td_error": float(err),
+                }
+                history.append(ev)
+                save_network(out, net, meta())
+            if on_progress is not None:
+                on_progress(done, ev)
+    except KeyboardInterrupt:
+        save_network(out, net, meta())
+        raise
+    save_network(out, net, meta())
+    return meta()

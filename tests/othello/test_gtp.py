@@ -1,0 +1,94 @@
+"""GTP: boardai's server driven by boardai's client; engines that die or fall silent."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from boardai.othello import Board
+from boardai.othello.agents import make_agent
+from boardai.othello.gtp import EngineError, GTPClient, GTPServer
+from boardai.othello.match import play_game, play_match
+
+SERVER = f"{sys.executable} -m boardai othello gtp --agent random --seed 1"
+
+
+def test_server_answers_commands() -> None:
+    server = GTPServer(make_agent("wpc", seed=0))
+    assert server.handle("1 protocol_version") == "=1 2\n\n"
+    assert server.handle("boardsize 9").startswith("? ")
+    assert server.handle("play black d3") == "=\n\n"
+    assert server.handle("play black c5").startswith("? illegal move")
+    move = server.handle("genmove white")[2:].strip()
+    assert Board.initial().play("d3").is_legal(move.lower())
+    assert server.handle("undo") == "=\n\n" and server.board == Board.initial().play("d3")
+
+
+def test_round_trip_plays_a_legal_game() -> None:
+    engine = make_agent(f"gtp:cmd={SERVER},timeout=30")
+    try:
+        game, forfeit = play_game(engine, make_agent("wpc", seed=2), seed=3)
+    finally:
+        engine.close()
+    assert forfeit is None and game.is_over()
+    assert len(game.moves) >= 50
+
+
+FAKE = """
+import sys
+genmoves = 0
+for line in sys.stdin:
+    cmd = line.split()
+    if not cmd:
+        continue
+    if cmd[0] == "genmove":
+        genmoves += 1
+        if genmoves == 2:
+            {action}
+        reply = {{1: "D3", 2: "C5"}}.get(genmoves, "PASS")
+        print("= " + reply + "\\n", flush=True)
+    else:
+        print("=\\n", flush=True)
+"""
+
+
+def _fake_engine(tmp_path: Path, action: str) -> str:
+    script = tmp_path / "engine.py"
+    script.write_text(textwrap.dedent(FAKE.format(action=action)))
+    return f"{sys.executable} {script}"
+
+
+def test_engine_that_dies_mid_game_loses(tmp_path: Path) -> None:
+    cmd = _fake_engine(tmp_path, "sys.exit(3)")
+    result = play_match(f"gtp:cmd={cmd},timeout=10", "wpc", games=2, workers=1)
+    assert result.losses == 2 and result.score == 0.0
+    assert "died while answering 'genmove black'" in result.forfeits[0]
+
+
+def test_silent_engine_times_out(tmp_path: Path) -> None:
+    cmd = _fake_engine(tmp_path, "import time; time.sleep(60)")
+    _, forfeit = play_game(make_agent(f"gtp:cmd={cmd},timeout=0.5"), make_agent("wpc"))
+    assert forfeit is not None and "did not answer" in forfeit
+
+
+def test_missing_engine_is_a_clear_error() -> None:
+    with pytest.raises(EngineError, match="cannot start engine"):
+        GTPClient("no-such-engine-boardai")
+
+
+@pytest.mark.skipif(
+    shutil.which("gtp-rhino") is None and not Path("/usr/games/gtp-rhino").exists(),
+    reason="gtp-rhino is missing (apt-get install grhino)",
+)
+def test_gtp_rhino_plays_a_legal_game() -> None:
+    path = shutil.which("gtp-rhino") or "/usr/games/gtp-rhino"
+    engine = make_agent(f"gtp:cmd={path} -l 1,timeout=30")
+    try:
+        game, forfeit = play_game(make_agent("wpc", seed=1), engine, seed=1)
+    finally:
+        engine.close()
+    assert forfeit is None and game.is_over()

@@ -1,0 +1,84 @@
+"""Alpha-beta against plain minimax; the endgame solver against exhaustive search."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from boardai.othello import Board
+from boardai.othello import evaluation as E
+from boardai.othello import kernels as K
+from boardai.othello.agents import make_agent
+from boardai.othello.search import EVAL_CLASSIC, EVAL_WPC, Searcher, solve
+from tests.naive import othello as naive
+
+
+def _wpc(p: int, o: int) -> float:
+    w = E.WPC_WEIGHTS
+    return float(
+        sum(w[i] for i in range(64) if p >> i & 1) - sum(w[i] for i in range(64) if o >> i & 1)
+    )
+
+
+def _classic(p: int, o: int) -> float:
+    return float(E.classic(np.uint64(p), np.uint64(o)))
+
+
+def _positions(n: int, seed: int) -> list[tuple[int, int]]:
+    out = []
+    for p, o in K.random_positions(n, np.uint64(seed)):
+        if not K.is_terminal(p, o):
+            out.append((int(p), int(o)))
+    return out
+
+
+@pytest.mark.parametrize(("kind", "evaluate"), [(EVAL_WPC, _wpc), (EVAL_CLASSIC, _classic)])
+def test_alphabeta_equals_minimax(kind: int, evaluate: object) -> None:
+    for p, o in _positions(8, seed=21):
+        for depth in (1, 2, 3):
+            # A fresh table: entries from deeper searches would (rightly) change the value.
+            result = Searcher(kind, tt_bits=12).search(p, o, depth)
+            assert result.value == pytest.approx(naive.minimax(p, o, depth, evaluate))
+            child = naive.play(p, o, result.action)
+            assert -naive.minimax(*child, depth - 1, evaluate) == pytest.approx(result.value)
+
+
+def _endgame_positions(n: int, empties: int) -> list[tuple[int, int]]:
+    out = []
+    seed = 0
+    while len(out) < n:
+        state = np.uint64(seed)
+        p, o = K.START_BLACK, K.START_WHITE
+        while 64 - (int(p) | int(o)).bit_count() > empties and not K.is_terminal(p, o):
+            state, a = K.random_action(p, o, np.uint64(state))
+            p, o = (np.uint64(x) for x in K.play(p, o, a))
+        if not K.is_terminal(p, o):
+            out.append((int(p), int(o)))
+        seed += 1
+    return out
+
+
+def test_endgame_solver_equals_exhaustive_search() -> None:
+    for p, o in _endgame_positions(6, empties=5):
+        stats = np.array([0, 1 << 60, 0], np.int64)
+        action, score = solve(np.uint64(p), np.uint64(o), stats)
+        exact = naive.solve(p, o)
+        assert score == exact
+        assert -naive.solve(*naive.play(p, o, int(action))) == exact
+
+
+def test_searcher_solves_endgame_and_respects_time() -> None:
+    p, o = _endgame_positions(1, empties=5)[0]
+    r = Searcher().search(p, o, depth=2, endgame=8)
+    assert r.exact and r.value == naive.solve(p, o)
+    opening = Board.initial()
+    r = Searcher().search(opening.mover, opening.opponent, depth=30, seconds=0.05)
+    assert r.action in opening.legal_actions() and r.depth < 30
+
+
+def test_alphabeta_agent_options() -> None:
+    agent = make_agent("alphabeta:depth=2,eval=classic,endgame=6", seed=0)
+    b = Board.initial()
+    assert agent.act(b) in b.legal_actions()
+    with pytest.raises(ValueError, match="depth"):
+        make_agent("alphabeta:depth=0")
