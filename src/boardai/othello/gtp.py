@@ -237,6 +237,7 @@ class GTPClient:
                     f"engine {self.label!r} did not answer {command!r} within {wait:g} s"
                 ) from None
             if line is None:
+                self._lines.put(None)  # stays at the end: later commands fail at once
                 raise EngineError(f"engine {self.label!r} died while answering {command!r}")
             line = line.rstrip("\r\n")
             if not line.strip():
