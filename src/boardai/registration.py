@@ -9,6 +9,7 @@ ENVS: dict[str, tuple[str, str | None]] = {
         "boardai.g2048.env:Game2048Env",
         "boardai.g2048.vector_env:Game2048VectorEnv",
     ),
+    "boardai/Othello-v0": ("boardai.othello.env:OthelloEnv", None),
 }
 
 

@@ -1,0 +1,246 @@
+"""Othello environments: a PettingZoo AEC env for two learners (:func:`env`, ``othello_v0``)
+and a Gymnasium single-agent env that plays against a boardai player
+(``gymnasium.make("boardai/Othello-v0", opponent="wpc")``).
+
+>>> import gymnasium as gym
+>>> import boardai
+>>> e = gym.make("boardai/Othello-v0", opponent="random")
+>>> obs, info = e.reset(seed=1)
+>>> obs.shape, info["action_mask"].shape
+((3, 8, 8), (65,))
+"""
+
+from __future__ import annotations
+
+from typing import Any, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from boardai.othello.board import BLACK, COLOR_NAMES, N_ACTIONS, WHITE, Board
+
+OBS_SHAPE = (3, 8, 8)
+
+
+def observe(board: Board) -> np.ndarray:
+    """uint8 planes ``(3, 8, 8)`` from the mover's view: its discs, the opponent's, its legal
+    squares (row-major, a1 at ``[:, 0, 0]``)."""
+    out = np.zeros((3, 64), np.uint8)
+    for plane, bits in enumerate((board.mover, board.opponent, board.legal_moves_mask())):
+        out[plane] = (np.uint64(bits) >> np.arange(64, dtype=np.uint64)) & np.uint64(1)
+    return out.reshape(OBS_SHAPE)
+
+
+def _obs_space() -> spaces.Box:
+    return spaces.Box(0, 1, OBS_SHAPE, np.uint8)
+
+
+class OthelloEnv(gym.Env[np.ndarray, np.int64]):
+    """Othello against a fixed boardai player.
+
+    ## Description
+    Othello (Reversi) on 8x8, black first, standard start. The learner plays one colour; the
+    opponent (any boardai player spec) replies inside :meth:`step`.
+
+    ## Action Space
+    ``Discrete(65)``: square ``8*row + column`` (a1 = 0 top left), 64 = pass (legal only when
+    no square is). ``info["action_mask"]`` (int8[65]) marks the legal actions.
+
+    ## Observation Space
+    ``Box(0, 1, (3, 8, 8), uint8)``: the learner's discs, the opponent's, its legal squares.
+
+    ## Rewards
+    +1 for a win, -1 for a loss, 0 for a draw, at the end; 0 before. An illegal action loses
+    at once (reward -1, ``info["illegal"] = True``) unless ``illegal="raise"``.
+
+    ## Episode End
+    Terminated when neither side can move (or on an illegal action); never truncated.
+
+    ## Arguments
+    - ``opponent``: the opponent's player spec (default ``"wpc"``).
+    - ``color``: ``"black"``, ``"white"`` or ``"random"`` (per episode) for the learner.
+    - ``illegal``: ``"lose"`` or ``"raise"`` (ValueError naming the move).
+
+    ## Version History
+    - v0: first version.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012  (Gymnasium's form)
+
+    def __init__(
+        self,
+        opponent: str = "wpc",
+        color: str = "black",
+        illegal: str = "lose",
+        render_mode: str | None = None,
+    ) -> None:
+        from boardai.othello.agents import check_spec
+
+        check_spec(opponent)
+        if color not in ("black", "white", "random"):
+            raise ValueError(f"color must be black, white or random, got {color!r}")
+        if illegal not in ("lose", "raise"):
+            raise ValueError(f"illegal must be 'lose' or 'raise', got {illegal!r}")
+        self.opponent_spec = opponent
+        self.color_option = color
+        self.illegal = illegal
+        self.render_mode = render_mode
+        self.action_space = spaces.Discrete(N_ACTIONS)
+        self.observation_space = _obs_space()
+        self.board = Board.initial()
+        self.color = BLACK
+        self._opponent: Any = None
+
+    def _reply(self) -> None:
+        while not self.board.is_terminal() and self.board.to_move != self.color:
+            self.board = self.board.play(self._opponent.act(self.board))
+
+    def _info(self, **extra: Any) -> dict[str, Any]:
+        return {"action_mask": self.board.action_mask(), "color": COLOR_NAMES[self.color], **extra}
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        from boardai.othello.agents import make_agent
+
+        opp_seed = int(self.np_random.integers(2**63))
+        if self._opponent is None or seed is not None:
+            self._opponent = make_agent(self.opponent_spec, opp_seed)
+        reseed = getattr(self._opponent, "reseed", None)
+        if reseed is not None:
+            reseed(opp_seed)
+        self._opponent.reset()
+        if self.color_option == "random":
+            self.color = int(self.np_random.integers(2))
+        else:
+            self.color = BLACK if self.color_option == "black" else WHITE
+        self.board = Board.initial()
+        self._reply()
+        return observe(self.board), self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
+        a = int(action)
+        if self.board.is_terminal():
+            raise ValueError("step() after the episode ended: call reset()")
+        if a not in self.board.legal_actions():
+            if self.illegal == "raise":
+                self.board.play(a)  # raises ValueError naming the move
+            return observe(self.board), -1.0, True, False, self._info(illegal=True)
+        self.board = self.board.play(a)
+        self._reply()
+        done = self.board.is_terminal()
+        reward = float(self.board.result(self.color)) if done else 0.0
+        return observe(self.board), reward, done, False, self._info()
+
+    def render(self) -> str | None:
+        if self.render_mode == "ansi":
+            return str(self.board)
+        return None
+
+
+# -- PettingZoo ------------------------------------------------------------------------------
+
+
+def env(render_mode: str | None = None) -> Any:
+    """The PettingZoo AEC env ``othello_v0`` (with PettingZoo's order-enforcing wrapper)."""
+    from pettingzoo.utils import wrappers
+
+    return wrappers.OrderEnforcingWrapper(raw_env(render_mode))
+
+
+def raw_env(render_mode: str | None = None) -> Any:
+    """The AEC env without wrappers."""
+    return _aec_class()(render_mode)
+
+
+_AEC: type | None = None
+
+
+def _aec_class() -> type:
+    global _AEC
+    if _AEC is not None:
+        return _AEC
+    from pettingzoo import AECEnv
+
+    class OthelloAEC(AECEnv):  # type: ignore[misc]
+        """Two-player Othello for PettingZoo: agents ``player_0`` (black) and ``player_1`` (white).
+
+        Observations are dicts ``{"observation": uint8 (3, 8, 8) planes from that agent's
+        view, "action_mask": int8[65]}`` (the mask is all zero when it is not its turn).
+        Rewards +1 / -1 / 0 at the end; an illegal action raises ValueError naming it.
+        """
+
+        metadata = {"render_modes": ["ansi"], "name": "othello_v0", "is_parallelizable": False}  # noqa: RUF012
+
+        def __init__(self, render_mode: str | None = None) -> None:
+            super().__init__()
+            self.possible_agents = ["player_0", "player_1"]
+            self.agents = self.possible_agents[:]
+            self.render_mode = render_mode
+            space = spaces.Dict(
+                {
+                    "observation": _obs_space(),
+                    "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
+                }
+            )
+            self.observation_spaces = {a: space for a in self.possible_agents}
+            self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
+            self.board = Board.initial()
+
+        def observation_space(self, agent: str) -> spaces.Space:
+            return self.observation_spaces[agent]
+
+        def action_space(self, agent: str) -> spaces.Space:
+            return self.action_spaces[agent]
+
+        def observe(self, agent: str) -> dict[str, np.ndarray]:
+            color = self.possible_agents.index(agent)
+            view = self.board if self.board.to_move == color else _swap(self.board)
+            mask = (
+                self.board.action_mask()
+                if self.board.to_move == color
+                else np.zeros(N_ACTIONS, np.int8)
+            )
+            return {"observation": observe(view), "action_mask": mask}
+
+        def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+            self.agents = self.possible_agents[:]
+            self.board = Board.initial()
+            self.rewards = {a: 0 for a in self.agents}
+            self._cumulative_rewards = {a: 0 for a in self.agents}
+            self.terminations = {a: False for a in self.agents}
+            self.truncations = {a: False for a in self.agents}
+            self.infos = {a: {} for a in self.agents}
+            self.agent_selection = "player_0"
+
+        def step(self, action: Any) -> None:
+            if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+                self._was_dead_step(action)
+                return
+            agent = self.agent_selection
+            self._cumulative_rewards[agent] = 0
+            self._clear_rewards()
+            self.board = self.board.play(int(action))  # ValueError names an illegal move
+            if self.board.is_terminal():
+                for a in self.agents:
+                    color = self.possible_agents.index(a)
+                    self.rewards[a] = self.board.result(color)
+                    self.terminations[a] = True
+            self.agent_selection = self.possible_agents[self.board.to_move]
+            self._accumulate_rewards()
+
+        def render(self) -> str | None:
+            return str(self.board) if self.render_mode == "ansi" else None
+
+        def close(self) -> None:
+            pass
+
+    _AEC = OthelloAEC
+    return _AEC
+
+
+def _swap(board: Board) -> Board:
+    """The same discs with the other side to move (for an observer who is not the mover)."""
+    return Board.from_mover(board.opponent, board.mover, 1 - board.to_move)

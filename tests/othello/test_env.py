@@ -1,0 +1,50 @@
+"""Othello environments pass Gymnasium's and PettingZoo's checkers."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import boardai  # noqa: F401  (registers the env ids)
+from boardai.othello.env import OthelloEnv, env
+
+
+def test_gymnasium_check_env() -> None:
+    check_env(gym.make("boardai/Othello-v0", opponent="random").unwrapped, skip_render_check=True)
+
+
+def test_gymnasium_episode_against_wpc() -> None:
+    e = gym.make("boardai/Othello-v0", opponent="wpc", color="white")
+    obs, info = e.reset(seed=3)
+    assert obs.shape == (3, 8, 8) and info["color"] == "white"
+    assert obs[:, :, :].sum() == 5 + int(
+        info["action_mask"][:64].sum()
+    )  # 5 discs after black's move
+    rng = np.random.default_rng(0)
+    done = False
+    reward = 0.0
+    while not done:
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        obs, reward, done, _, info = e.step(action)
+    assert reward in (-1.0, 0.0, 1.0)
+
+
+def test_illegal_action() -> None:
+    e = OthelloEnv(opponent="random")
+    e.reset(seed=1)
+    _, reward, done, _, info = e.step(0)
+    assert reward == -1.0 and done and info["illegal"]
+    strict = OthelloEnv(opponent="random", illegal="raise")
+    strict.reset(seed=1)
+    with pytest.raises(ValueError, match="illegal move a1"):
+        strict.step(0)
+
+
+# PettingZoo's classic games (chess, go) use the same dict observations and get these warnings.
+@pytest.mark.filterwarnings("ignore:Observation:UserWarning")
+def test_pettingzoo_api() -> None:
+    from pettingzoo.test import api_test
+
+    api_test(env(), num_cycles=200)
