@@ -1,0 +1,122 @@
+"""``boardai othello play``: a person against an AI in the terminal (seed 002's battle)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+HELP = "moves: d3 (column a-h, row 1-8) | undo | eval | moves | quit"
+
+
+def register(app: Any) -> None:
+    p = app.command(
+        "othello play",
+        help="play Othello against an AI in the terminal",
+        examples=(
+            "boardai othello play --ai alphabeta:depth=6\n"
+            "boardai othello play --ai wpc --color white --record game.json"
+        ),
+    )
+    p.add_argument("--ai", default="alphabeta:depth=6,time=1", metavar="SPEC", help="the AI player")
+    p.add_argument("--color", choices=["black", "white"], default="black", help="your colour")
+    p.add_argument("--seed", type=int, default=None, help="seed of the AI's randomness")
+    p.add_argument("--record", metavar="FILE", help="write the game record as JSON at the end")
+    p.set_defaults(func=run)
+
+
+def _show(board: Any, out: Any) -> None:
+    legal = board.legal_moves_mask()
+    lines = ["  a b c d e f g h"]
+    for r in range(8):
+        cells = []
+        for c in range(8):
+            sq = 8 * r + c
+            cells.append(
+                "X"
+                if board.black >> sq & 1
+                else "O"
+                if board.white >> sq & 1
+                else "*"
+                if legal >> sq & 1
+                else "."
+            )
+        lines.append(f"{r + 1} " + " ".join(cells))
+    b, w = board.discs()
+    lines.append(f"X black {b}  O white {w}   (* = legal)")
+    out.print("\n".join(lines), highlight=False, markup=False)
+
+
+def _evaluation(ai: Any, board: Any) -> str:
+    from boardai.othello import evaluation as E
+
+    if hasattr(ai, "analyse"):
+        r = ai.analyse(board)
+        kind = "exact disc difference" if r.exact else f"depth {r.depth}"
+        return f"{r.value:+.0f} for the side to move ({kind}, best {board.action_text(r.action)})"
+    if hasattr(ai, "evaluate"):
+        return f"{ai.evaluate(board):+.3f} for the side to move (network value in -1..1)"
+    import numpy as np
+
+    v = E.wpc(np.uint64(board.mover), np.uint64(board.opponent), E.WPC_WEIGHTS)
+    return f"{v:+.0f} for the side to move (WPC)"
+
+
+def run(args: argparse.Namespace) -> int:
+    from boardai.cli._common import console, write_json
+    from boardai.othello import BLACK, WHITE, Game
+    from boardai.othello.agents import make_agent
+    from boardai.othello.board import COLOR_NAMES, PASS, action_text
+
+    out = console()
+    ai = make_agent(args.ai, args.seed)
+    me = BLACK if args.color == "black" else WHITE
+    game = Game(players=("you", args.ai) if me == BLACK else (args.ai, "you"))
+    out.print(f"You play {COLOR_NAMES[me]} against {args.ai}. {HELP}", markup=False)
+    try:
+        while not game.is_over():
+            board = game.board
+            if board.to_move != me:
+                a = ai.act(board)
+                game.play(a)
+                out.print(f"AI plays {action_text(a)}", markup=False)
+                continue
+            _show(board, out)
+            if board.legal_actions() == [PASS]:
+                out.print("You have no move: pass.")
+                game.play(PASS)
+                continue
+            try:
+                text = input(f"{COLOR_NAMES[me]} > ").strip().lower()
+            except EOFError:
+                out.print("\nbye")
+                break
+            if text in ("quit", "q", "exit"):
+                break
+            if text == "undo":
+                if not game.undo_turn(me):
+                    out.print("nothing to undo")
+                continue
+            if text in ("eval", "e"):
+                out.print(_evaluation(ai, board), markup=False)
+                continue
+            if text in ("moves", "m", "?", "help"):
+                out.print(
+                    f"legal: {', '.join(action_text(a) for a in board.legal_actions())}. {HELP}",
+                    markup=False,
+                )
+                continue
+            try:
+                game.play(text)
+            except ValueError as e:
+                out.print(str(e), markup=False)
+    except KeyboardInterrupt:
+        out.print("\ninterrupted")
+    if game.is_over():
+        _show(game.board, out)
+        w = game.board.winner()
+        verdict = "draw" if w is None else "you win" if w == me else "the AI wins"
+        out.print(f"Game over: {verdict} ({game.board.score(me):+d} discs for you).")
+    if args.record:
+        write_json(args.record, game.to_record())
+        out.print(f"record written to {args.record}")
+    return 0

@@ -1,0 +1,86 @@
+"""The Othello commands: perft, match, tournament, play, gtp, train."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from boardai.cli import main
+
+
+def test_perft_json(tmp_path: Path) -> None:
+    out = tmp_path / "perft.json"
+    assert main(["perft", "othello", "6", "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["leaves"] == 8200
+
+
+def test_match_and_tournament(tmp_path: Path) -> None:
+    out = tmp_path / "m.json"
+    args = ["othello", "match", "--black", "wpc", "--white", "random", "--games", "4"]
+    assert main([*args, "--workers", "1", "--epsilon", "0.1", "--json", str(out)]) == 0
+    r = json.loads(out.read_text())
+    assert r["games"] == 4 and 0 <= r["score"] <= 1 and "score_se" in r
+    t = ["othello", "tournament", "--agents", "random", "greedy", "--games", "2", "--workers", "1"]
+    assert main(t) == 0
+
+
+def test_bad_spec_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["othello", "match", "--black", "nope", "--white", "wpc"]) == 2
+    assert "unknown othello agent 'nope'" in capsys.readouterr().err
+
+
+def test_play_in_the_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("a1\nd3\neval\nundo\nf5\nquit\n"))
+    rec = tmp_path / "game.json"
+    assert main(["othello", "play", "--ai", "alphabeta:depth=2", "--record", str(rec)]) == 0
+    record = json.loads(rec.read_text())
+    assert record["game"] == "othello" and record["moves"][0] == "f5"
+
+
+def test_gtp_server_on_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("name\ngenmove black\nquit\n"))
+    assert main(["othello", "gtp", "--agent", "wpc", "--seed", "1"]) == 0
+    answers = capsys.readouterr().out.split("\n\n")
+    assert answers[0] == "= boardai wpc" and answers[1] in ("= D3", "= C4", "= F5", "= E6")
+
+
+def test_train_ntuple_and_play_it(tmp_path: Path) -> None:
+    model = tmp_path / "nt.npz"
+    args = [
+        "train",
+        "othello-ntuple",
+        "--out",
+        str(model),
+        "--episodes",
+        "400",
+        "--tuples",
+        "small",
+    ]
+    assert main([*args, "--eval-every", "200", "--eval-games", "4"]) == 0
+    assert (
+        main(
+            [
+                *args[:-1],
+                "small",
+                "--episodes",
+                "600",
+                "--resume",
+                "--eval-every",
+                "200",
+                "--eval-games",
+                "4",
+            ]
+        )
+        == 0
+    )
+    from boardai.othello.ntuple_file import load_model
+
+    _, meta = load_model(model)
+    assert meta["episodes"] == 600 and len(meta["evals"]) == 3
+    m = ["othello", "match", "--black", f"ntuple:model={model}", "--white", "random"]
+    assert main([*m, "--games", "2", "--workers", "1"]) == 0
