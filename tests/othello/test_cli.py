@@ -84,3 +84,20 @@ def test_train_ntuple_and_play_it(tmp_path: Path) -> None:
     assert meta["episodes"] == 600 and len(meta["evals"]) == 3
     m = ["othello", "match", "--black", f"ntuple:model={model}", "--white", "random"]
     assert main([*m, "--games", "2", "--workers", "1"]) == 0
+
+
+def test_train_dqn_and_play_it(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    model = tmp_path / "dqn.pt"
+    args = ["train", "othello-dqn", "--out", str(model), "--games", "4", "--eval-every", "2"]
+    assert main([*args, "--eval-games", "2"]) == 0
+    from boardai.othello import Board
+    from boardai.othello.agents import make_agent
+
+    agent = make_agent(f"dqn:model={model}")
+    b = Board.initial().play("d3")
+    assert agent.act(b) in b.legal_actions() and len(agent.q(b)) == 65
+    bad = tmp_path / "bad.pt"
+    bad.write_bytes(b"not a model")
+    with pytest.raises(ValueError, match="bad.pt"):
+        make_agent(f"dqn:model={bad}")

@@ -22,13 +22,73 @@ def register(app: Any) -> None:
     p.add_argument("--out", required=True, metavar="FILE", help="model file (.npz), checkpointed")
     p.add_argument("--episodes", type=positive_int, default=200_000, help="self-play games in all")
     p.add_argument("--tuples", default="standard", help="tuple set (standard, small) or names")
-    p.add_argument("--alpha", type=float, default=0.005, help="learning rate (default 0.005)")
+    p.add_argument("--alpha", type=float, default=0.002, help="learning rate (default 0.002)")
     p.add_argument("--epsilon", type=probability, default=0.1, help="exploration (default 0.1)")
+    p.add_argument(
+        "--learn-random", action="store_true", help="also learn after random (exploring) moves"
+    )
     p.add_argument("--seed", type=nonneg_int, default=0, help="seed (default 0)")
     p.add_argument("--eval-every", type=positive_int, default=20_000, help="games between evals")
     p.add_argument("--eval-games", type=positive_int, default=200, help="games per eval vs wpc")
     p.add_argument("--resume", action="store_true", help="continue the run saved in --out")
     p.set_defaults(func=run_ntuple)
+
+    d = app.command(
+        "train othello-dqn",
+        help="seed 002's self-play DQN for Othello (torch), matches against wpc and random",
+        examples=(
+            "boardai train othello-dqn --preset seed002 --games 3000 --out runs/othello/dqn.pt\n"
+            "boardai train othello-dqn --preset strong --out runs/othello/dqn_strong.pt --resume\n"
+            "boardai othello match --black dqn:model=runs/othello/dqn.pt --white random"
+        ),
+    )
+    d.add_argument("--out", required=True, metavar="FILE", help="checkpoint file (.pt)")
+    d.add_argument("--preset", choices=["seed002", "strong"], default="seed002", help="preset")
+    d.add_argument("--games", type=positive_int, default=None, help="self-play games in all")
+    d.add_argument("--lr", type=float, default=None, help="learning rate (default: the preset's)")
+    d.add_argument("--seed", type=nonneg_int, default=0, help="seed (default 0)")
+    d.add_argument("--eval-every", type=positive_int, default=None, help="games between evals")
+    d.add_argument("--eval-games", type=positive_int, default=None, help="games per eval match")
+    d.add_argument("--resume", action="store_true", help="continue the run saved in --out")
+    d.set_defaults(func=run_dqn)
+
+
+def run_dqn(args: argparse.Namespace) -> int:
+    from rich.progress import TextColumn
+
+    from boardai.cli._common import console, progress
+    from boardai.othello.train.dqn import preset_config, train
+
+    config = preset_config(
+        args.preset,
+        games=args.games,
+        lr=args.lr,
+        seed=args.seed,
+        eval_every=args.eval_every,
+        eval_games=args.eval_games,
+    )
+    out = console()
+    with progress(TextColumn("{task.fields[score]}")) as bar:
+        task = bar.add_task("self-play", total=config.games, score="")
+
+        def on_progress(done: int, ev: dict[str, Any] | None) -> None:
+            bar.update(task, completed=done)
+            if ev is not None:
+                line = (
+                    f"{done:,} games: vs wpc {ev['score_vs_wpc']:.3f} ± {ev['se_vs_wpc']:.3f},"
+                    f" wins vs random {ev['win_rate_vs_random']:.1%}"
+                    f" ({ev['eval_games']} games each)"
+                )
+                bar.update(task, score=line.split(": ", 1)[1])
+                bar.console.print(line)
+
+        try:
+            meta = train(config, args.out, args.resume, on_progress)
+        except KeyboardInterrupt:
+            out.print(f"interrupted: saved {args.out}")
+            return 130
+    out.print(f"saved {args.out} after {meta['games']:,} games")
+    return 0
 
 
 def run_ntuple(args: argparse.Namespace) -> int:
@@ -45,6 +105,7 @@ def run_ntuple(args: argparse.Namespace) -> int:
         tuples=args.tuples,
         alpha=args.alpha,
         epsilon=args.epsilon,
+        learn_random=args.learn_random,
         seed=args.seed,
         eval_every=args.eval_every,
         eval_games=args.eval_games,

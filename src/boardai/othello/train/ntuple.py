@@ -4,7 +4,8 @@ Both sides play the same network, 1-ply: the mover picks the move whose position
 for the opponent (``-V``), or with probability epsilon a random move (Lucas and Runarsson's
 TDL for the Othello League). After every ply the value of the position just left moves toward
 ``-V(next)`` (the next mover is the opponent), or toward the result at the end (+1 win, 0
-draw, -1 loss for the mover), through ``tanh``'s derivative.
+draw, -1 loss for the mover), through ``tanh``'s derivative. Random moves teach nothing by
+default (they are not the policy being evaluated).
 
 >>> from boardai.othello.ntuple import NTupleNetwork
 >>> net = NTupleNetwork.create("small")
@@ -83,8 +84,10 @@ def train_episodes(
     alpha: float,
     epsilon: float,
     state: np.uint64,
+    learn_random: bool = False,
 ) -> tuple[np.uint64, float]:
-    """Play ``episodes`` self-play games, learning after every ply.
+    """Play ``episodes`` self-play games, learning after every greedy ply (and after random
+    ones too with ``learn_random``; Lucas and Runarsson skip those).
 
     Returns the advanced rng state and the mean squared TD error of the last episode.
     """
@@ -98,17 +101,19 @@ def train_episodes(
             if legal_moves(P, O) == 0 and legal_moves(O, P) == 0:
                 break
             state, bits = splitmix64(state)
-            if np.float64(bits >> np.uint64(11)) * (1.0 / 9007199254740992.0) < epsilon:
+            explore = np.float64(bits >> np.uint64(11)) * (1.0 / 9007199254740992.0) < epsilon
+            if explore:
                 state, a = random_action(P, O, state)
             else:
                 a = greedy_action(P, O, squares, offsets, weights)
             O2, P2 = play(P, O, a)
-            v = nt.value(P, O, squares, offsets, weights)
-            target = -position_value(O2, P2, squares, offsets, weights)
-            delta = target - v
-            nt.update(P, O, squares, offsets, weights, alpha * delta * (1.0 - v * v))
-            err += delta * delta
-            plies += 1
+            if not explore or learn_random:
+                v = nt.value(P, O, squares, offsets, weights)
+                target = -position_value(O2, P2, squares, offsets, weights)
+                delta = target - v
+                nt.update(P, O, squares, offsets, weights, alpha * delta * (1.0 - v * v))
+                err += delta * delta
+                plies += 1
             P, O = O2, P2
         err /= max(plies, 1)
     return state, err

@@ -25,6 +25,7 @@ class NTupleConfig:
         tuples: tuple set or list (``standard``, ``small``, or names joined by commas).
         alpha: learning rate of the TD step.
         epsilon: probability of a random move during self-play.
+        learn_random: also learn from the plies after random moves.
         seed: seeds the self-play rng.
         eval_every: games between matches against wpc (and checkpoints).
         eval_games: games of each of those matches (epsilon 0.1, colours swapped).
@@ -32,8 +33,9 @@ class NTupleConfig:
 
     episodes: int = 200_000
     tuples: str = "standard"
-    alpha: float = 0.01
+    alpha: float = 0.002
     epsilon: float = 0.1
+    learn_random: bool = False
     seed: int = 0
     eval_every: int = 20_000
     eval_games: int = 200
@@ -78,7 +80,9 @@ def train(
     try:
         while done < config.episodes:
             n = min(chunk, config.episodes - done, config.eval_every - done % config.eval_every)
-            state, err = train_episodes(*net.data(), n, config.alpha, config.epsilon, state)
+            state, err = train_episodes(
+                *net.data(), n, config.alpha, config.epsilon, state, config.learn_random
+            )
             state = np.uint64(state)
             done += n
             ev = None

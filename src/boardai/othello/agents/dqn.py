@@ -1,0 +1,60 @@
+"""``dqn``: a self-play DQN (see ``boardai train othello-dqn``); plays the legal move of highest
+Q value. torch is imported when the agent is built, not before."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from boardai.othello.agents import REGISTRY
+from boardai.othello.board import Board
+
+
+@dataclass
+class DQNOptions:
+    """Options of ``dqn``.
+
+    Attributes:
+        model: the checkpoint written by ``boardai train othello-dqn`` (required).
+    """
+
+    model: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.model:
+            raise ValueError("dqn needs model=FILE (train one with boardai train othello-dqn)")
+
+
+class DQNAgent:
+    """Greedy over the network's Q values of the legal actions."""
+
+    def __init__(self, model: str, name: str = "dqn") -> None:
+        from boardai.othello.train.dqn import load_checkpoint
+
+        self.name = name
+        self.net, self.config, self.meta = load_checkpoint(model)
+
+    def reset(self) -> None:
+        """Nothing to clear."""
+
+    def q(self, state: Board) -> list[float]:
+        """The 65 Q values of ``state`` (for the mover)."""
+        from boardai.othello.train.dqn import q_values
+
+        return [float(x) for x in q_values(self.net, [state])[0]]
+
+    def evaluate(self, state: Board) -> float:
+        """The best legal Q value: the network's estimate of the result for the mover."""
+        return max(self.q(state)[a] for a in state.legal_actions())
+
+    def act(self, state: Board) -> int:
+        from boardai.othello.train.dqn import masked_argmax, q_values
+
+        if state.is_terminal():
+            raise ValueError("no legal move: the game is over")
+        return masked_argmax(q_values(self.net, [state])[0], state.action_mask())
+
+
+@REGISTRY.register("dqn", DQNOptions)
+def make_dqn(opts: DQNOptions, seed: int | None) -> DQNAgent:
+    """A self-play DQN network (seed 002), greedy over legal moves."""
+    return DQNAgent(opts.model)
