@@ -164,7 +164,7 @@ def _aec_class() -> type:
         return _AEC
     from pettingzoo import AECEnv
 
-    class OthelloAEC(AECEnv):  # type: ignore[misc]
+    class OthelloAEC(AECEnv):
         """Two-player Othello for PettingZoo: agents ``player_0`` (black) and ``player_1`` (white).
 
         Observations are dicts ``{"observation": uint8 (3, 8, 8) planes from that agent's
@@ -212,7 +212,7 @@ def _aec_class() -> type:
             self._cumulative_rewards = {a: 0 for a in self.agents}
             self.terminations = {a: False for a in self.agents}
             self.truncations = {a: False for a in self.agents}
-            self.infos = {a: {} for a in self.agents}
+            self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
             self.agent_selection = "player_0"
 
         def step(self, action: Any) -> None:

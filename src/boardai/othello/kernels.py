@@ -15,6 +15,8 @@ opponent discs, and keep the run if a disc of the mover closes it.
 # ruff: noqa: E741  (P, O: the mover's and the opponent's bitboards, as in the literature)
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from llvmlite import ir
 from numba import types
@@ -45,8 +47,7 @@ _S8 = np.uint64(8)
 _S9 = np.uint64(9)
 
 
-@intrinsic
-def popcount(typingctx, x):  # type: ignore[no-untyped-def]
+def _popcount(typingctx, x):  # type: ignore[no-untyped-def]
     """Number of set bits of a ``uint64`` (one ``popcnt`` instruction)."""
     sig = types.uint64(types.uint64)
 
@@ -56,8 +57,7 @@ def popcount(typingctx, x):  # type: ignore[no-untyped-def]
     return sig, codegen
 
 
-@intrinsic
-def lowest_square(typingctx, x):  # type: ignore[no-untyped-def]
+def _lowest_square(typingctx, x):  # type: ignore[no-untyped-def]
     """Index of the lowest set bit of a non-zero ``uint64`` (``tzcnt``)."""
     sig = types.uint64(types.uint64)
 
@@ -65,6 +65,12 @@ def lowest_square(typingctx, x):  # type: ignore[no-untyped-def]
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
 
     return sig, codegen
+
+
+#: ``popcount(x)``: set bits of a uint64 (compiled code only).
+popcount: Any = intrinsic(_popcount)
+#: ``lowest_square(x)``: index of the lowest set bit of a non-zero uint64 (compiled code only).
+lowest_square: Any = intrinsic(_lowest_square)
 
 
 @njit

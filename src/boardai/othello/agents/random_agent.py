@@ -14,7 +14,7 @@ from boardai.othello.board import Board
 def seed_state(seed: int | None) -> np.uint64:
     """A splitmix64 state for an agent's compiled rng (fresh entropy when ``seed`` is None)."""
     if seed is None:
-        seed = int(np.random.SeedSequence().entropy) & ((1 << 63) - 1)
+        seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
     return K.seed_stream(np.uint64(seed & ((1 << 64) - 1)), np.uint64(0x07E110))
 
 

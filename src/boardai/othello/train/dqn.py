@@ -270,10 +270,10 @@ def train(
     done_games = 0
     history: list[dict[str, Any]] = []
     if resume and Path(out).exists():
-        old, _, meta = load_checkpoint(out)
+        old, _, saved = load_checkpoint(out)
         net.load_state_dict(old.state_dict())
-        done_games = int(meta.get("games", 0))
-        history = list(meta.get("evals", []))
+        done_games = int(saved.get("games", 0))
+        history = list(saved.get("evals", []))
         rng = np.random.default_rng([config.seed, done_games])
     target = build_net(config)
     target.load_state_dict(net.state_dict())

@@ -58,10 +58,10 @@ def train(
     done = 0
     history: list[dict[str, Any]] = []
     if resume and out.exists():
-        net, meta = load_model(out)
-        done = int(meta.get("episodes", 0))
-        history = list(meta.get("evals", []))
-        state = np.uint64(int(meta.get("rng_state", config.seed)))
+        net, saved = load_model(out)
+        done = int(saved.get("episodes", 0))
+        history = list(saved.get("evals", []))
+        state = np.uint64(int(saved.get("rng_state", config.seed)))
     else:
         net = NTupleNetwork.create(config.tuples)
         state = np.uint64(np.random.SeedSequence(config.seed).generate_state(1, np.uint64)[0])
