@@ -99,5 +99,5 @@ def test_train_dqn_and_play_it(tmp_path: Path) -> None:
     assert agent.act(b) in b.legal_actions() and len(agent.q(b)) == 65
     bad = tmp_path / "bad.pt"
     bad.write_bytes(b"not a model")
-    with pytest.raises(ValueError, match="bad.pt"):
+    with pytest.raises(ValueError, match=r"bad\.pt"):
         make_agent(f"dqn:model={bad}")

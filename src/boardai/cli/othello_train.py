@@ -22,7 +22,7 @@ def register(app: Any) -> None:
     p.add_argument("--out", required=True, metavar="FILE", help="model file (.npz), checkpointed")
     p.add_argument("--episodes", type=positive_int, default=200_000, help="self-play games in all")
     p.add_argument("--tuples", default="standard", help="tuple set (standard, small) or names")
-    p.add_argument("--alpha", type=float, default=0.002, help="learning rate (default 0.002)")
+    p.add_argument("--alpha", type=float, default=0.003, help="learning rate (default 0.003)")
     p.add_argument("--epsilon", type=probability, default=0.1, help="exploration (default 0.1)")
     p.add_argument(
         "--learn-random", action="store_true", help="also learn after random (exploring) moves"

@@ -4,8 +4,8 @@ symmetries of the board, valued from the mover's point of view.
 A tuple is a list of squares. Each of its 8 symmetric images reads its squares as base-3
 digits (0 empty, 1 the mover's disc, 2 the opponent's; first square most significant) and
 indexes the tuple's table; the value of a position is ``tanh`` of the sum of those weights
-(Lucas 2008; Jaśkowski, Szubert et al. for the Othello League). Images that coincide (a
-symmetric tuple) are kept once.
+(Lucas 2008; Jaśkowski, Szubert et al. for the Othello League). Images equal square for
+square are kept once.
 
 The compiled functions take the network as ``(squares, offsets, weights)``: ``squares``
 int64[n_images, max_len] padded with -1, ``offsets`` int64[n_images] (start of the image's
@@ -13,7 +13,7 @@ table in the flat ``weights`` float32 array).
 
 >>> net = NTupleNetwork.create("corner3x3,edge2x")
 >>> net.n_images, net.weights.size
-(8, 78732)
+(16, 78732)
 """
 
 # ruff: noqa: E741  (P, O: the mover's and the opponent's bitboards)
@@ -69,17 +69,14 @@ def _transforms(sq: int) -> list[int]:
 
 
 def symmetric_images(squares: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """The distinct images of a tuple under the 8 symmetries of the board (order kept)."""
+    """The distinct images of a tuple under the 8 symmetries of the board.
+
+    Images are ordered (the k-th square of an image reads the k-th digit of the index), so a
+    tuple that is its own mirror image still gets both readings, which keeps the network's
+    value exactly symmetric; only images equal square for square are dropped.
+    """
     per_square = [_transforms(s) for s in squares]
-    seen: set[frozenset[int]] = set()
-    out = []
-    for k in range(8):
-        image = tuple(t[k] for t in per_square)
-        key = frozenset(image)
-        if key not in seen:
-            seen.add(key)
-            out.append(image)
-    return out
+    return list(dict.fromkeys(tuple(t[k] for t in per_square) for k in range(8)))
 
 
 def parse_tuples(text: str) -> list[str]:

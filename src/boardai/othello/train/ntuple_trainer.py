@@ -33,7 +33,7 @@ class NTupleConfig:
 
     episodes: int = 200_000
     tuples: str = "standard"
-    alpha: float = 0.002
+    alpha: float = 0.003
     epsilon: float = 0.1
     learn_random: bool = False
     seed: int = 0
