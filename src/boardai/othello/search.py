@@ -366,7 +366,7 @@ class SearchResult:
     value: float
     depth: int
     nodes: int
-    exact: bool  #: solved to the end of the game (value is the final disc difference)
+    exact: bool  #: solved by the endgame solver (value is the final disc difference)
 
 
 class Searcher:
@@ -447,7 +447,7 @@ class Searcher:
                 self.nps = stats[_NODES] / spent
             if stats[_ABORT] and result is not None:
                 break
-            result = SearchResult(int(a), float(v), d, total, abs(v) >= WIN_VALUE)
+            result = SearchResult(int(a), float(v), d, total, False)
             if deadline is not None and time.perf_counter() + 2 * spent > deadline:
                 break  # the next depth would not finish
             if d >= 2 * empties:  # to the end of the game, passes included
