@@ -443,7 +443,7 @@ class Searcher:
             )
             spent = time.perf_counter() - t0
             total += int(stats[_NODES])
-            if spent > 0.005:
+            if stats[_NODES] >= 20_000 and spent > 0.01:  # small searches time the overhead
                 self.nps = stats[_NODES] / spent
             if stats[_ABORT] and result is not None:
                 break
