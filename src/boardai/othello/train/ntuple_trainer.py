@@ -41,13 +41,20 @@ class NTupleConfig:
     eval_games: int = 200
 
 
+def best_path(out: str | Path) -> Path:
+    """Where the run keeps its best network so far (``nt.npz`` -> ``nt.best.npz``)."""
+    out = Path(out)
+    return out.with_name(out.stem + ".best" + out.suffix)
+
+
 def train(
     config: NTupleConfig,
     out: str | Path,
     resume: bool = False,
     on_progress: Callable[[int, dict[str, Any] | None], None] | None = None,
 ) -> dict[str, Any]:
-    """Train, writing ``out`` at every evaluation and at the end; returns the last metadata.
+    """Train, writing ``out`` at every evaluation and at the end (and the best network by
+    score against wpc to :func:`best_path`); returns the last metadata.
 
     ``on_progress(episodes_done, eval_or_None)`` is called after every chunk. Ctrl-C saves the
     network before it stops.
@@ -99,8 +106,11 @@ def train(
                     "seconds": time.perf_counter() - t0,
                     "td_error": float(err),
                 }
+                best = max((h["score_vs_wpc"] for h in history), default=-1.0)
                 history.append(ev)
                 save_network(out, net, meta())
+                if r.score > best:  # keep the best network seen: self-play can drift
+                    save_network(best_path(out), net, meta())
             if on_progress is not None:
                 on_progress(done, ev)
     except KeyboardInterrupt:
