@@ -108,7 +108,8 @@ def run(args: argparse.Namespace) -> int:
     check_spec(args.agent)
     records: list[dict[str, Any]] = []
     partial = RunResult(args.agent, args.seed, args.games, args.workers or default_workers())
-    last_save = [time.perf_counter()]
+    started = time.perf_counter()
+    last_save = [started]
 
     def save(run: RunResult) -> None:
         if args.json:
@@ -123,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
         if time.perf_counter() - last_save[0] > SAVE_EVERY:
             partial.results.sort(key=lambda r: r.index)
             partial.interrupted = True  # not finished yet
+            partial.seconds = time.perf_counter() - started
             save(partial)
             last_save[0] = time.perf_counter()
 
