@@ -22,10 +22,13 @@ def register(app: Any) -> None:
     p.add_argument("--out", required=True, metavar="FILE", help="model file (.npz), checkpointed")
     p.add_argument("--episodes", type=positive_int, default=200_000, help="self-play games in all")
     p.add_argument("--tuples", default="standard", help="tuple set (standard, small) or names")
-    p.add_argument("--alpha", type=float, default=0.003, help="learning rate (default 0.003)")
+    p.add_argument("--alpha", type=float, default=0.001, help="learning rate (default 0.001)")
     p.add_argument("--epsilon", type=probability, default=0.1, help="exploration (default 0.1)")
     p.add_argument(
-        "--learn-random", action="store_true", help="also learn after random (exploring) moves"
+        "--no-learn-random",
+        dest="learn_random",
+        action="store_false",
+        help="learn only after greedy moves (default: after random exploring moves too)",
     )
     p.add_argument("--seed", type=nonneg_int, default=0, help="seed (default 0)")
     p.add_argument("--eval-every", type=positive_int, default=20_000, help="games between evals")

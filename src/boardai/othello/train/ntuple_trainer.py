@@ -33,9 +33,9 @@ class NTupleConfig:
 
     episodes: int = 200_000
     tuples: str = "standard"
-    alpha: float = 0.003
+    alpha: float = 0.001
     epsilon: float = 0.1
-    learn_random: bool = False
+    learn_random: bool = True
     seed: int = 0
     eval_every: int = 20_000
     eval_games: int = 200
