@@ -92,3 +92,18 @@ def test_gtp_rhino_plays_a_legal_game() -> None:
     finally:
         engine.close()
     assert forfeit is None and game.is_over()
+
+
+def test_find_path_follows_new_discs() -> None:
+    from boardai.othello.gtp import find_path
+
+    a, b = make_agent("random", seed=4), make_agent("random", seed=5)
+    game, _ = play_game(a, b, seed=6)
+    history = game.history
+    path = find_path(history[20], history[27])
+    assert path is not None and len(path) == 7
+    board = history[20]
+    for action in path:
+        board = board.play(action)
+    assert board == history[27]
+    assert find_path(history[27], history[20]) is None

@@ -277,14 +277,28 @@ class GTPClient:
             self.close()
 
 
-def find_path(start: Board, goal: Board, max_plies: int = 3) -> list[int] | None:
-    """The actions leading from ``start`` to ``goal`` in at most ``max_plies`` plies, if any."""
+def find_path(start: Board, goal: Board, max_plies: int = 12) -> list[int] | None:
+    """The actions leading from ``start`` to ``goal`` in at most ``max_plies`` plies, if any.
+
+    Discs never leave the board, so only squares occupied in ``goal`` are tried: the search
+    follows the goal's new discs and stays small.
+    """
+    occupied = goal.black | goal.white
+    if (start.black | start.white) & ~occupied:
+        return None
+    return _find(start, goal, occupied, max_plies)
+
+
+def _find(start: Board, goal: Board, occupied: int, plies: int) -> list[int] | None:
     if start == goal:
         return []
-    if max_plies == 0 or goal.empties() > start.empties():
+    missing = (occupied & ~(start.black | start.white)).bit_count()
+    if plies < missing:
         return None
     for a in start.legal_actions():
-        rest = find_path(start.play(a), goal, max_plies - 1)
+        if a != PASS and not occupied >> a & 1:
+            continue
+        rest = _find(start.play(a), goal, occupied, plies - 1)
         if rest is not None:
             return [a, *rest]
     return None

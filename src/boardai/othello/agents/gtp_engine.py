@@ -63,7 +63,7 @@ class GTPAgent:
         if path is None:
             engine.send("clear_board")
             self.board = Board.initial()
-            path = find_path(self.board, state, max_plies=60 - state.empties())
+            path = find_path(self.board, state)
             if path is None and state != self.board:
                 raise EngineError("cannot set up this position on a GTP engine (no move path)")
         for a in path or []:
