@@ -81,6 +81,23 @@ def test_bad_files_name_the_line(tmp_path, text, words):
         assert word in str(e.value)
 
 
+def test_an_eval_json_file_gives_its_games_records(tmp_path):
+    games = [_game_2048(1), _game_2048(2)]
+    results = [{"index": i, "score": g.score, "record": g.to_record()} for i, g in enumerate(games)]
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps({"format": 1, "agent": "x", "results": results}, indent=1))
+    records = read_records(path)
+    assert [replay(r)[-1].board for r in records] == [g.board for g in games]
+    for r in results:
+        del r["record"]
+    path.write_text(json.dumps({"format": 1, "results": results}, indent=1))
+    with pytest.raises(UsageError, match="without game records"):
+        read_records(path)
+    path.write_text(json.dumps({"format": 1, "runs": []}, indent=1))
+    with pytest.raises(UsageError, match="not JSON"):  # neither records nor an eval file
+        read_records(path)
+
+
 def test_missing_file_and_missing_game(tmp_path):
     with pytest.raises(UsageError, match="no such record file"):
         read_records(tmp_path / "none.jsonl")

@@ -1,5 +1,8 @@
 """Game records: one JSON object per line, for 2048 and Othello alike.
 
+:func:`read_records` also opens a ``boardai eval --json`` file: the records kept in its
+games (each game's ``"record"``).
+
 A 2048 record is :meth:`boardai.g2048.game.Game.to_record` (seed, rules, start tiles, moves
 with their spawns, score); an Othello record is :meth:`boardai.othello.game.Game.to_record`.
 Either may carry extra keys (the players, a label) that replays ignore. Files are written
@@ -50,10 +53,12 @@ class Frame:
 
 
 def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """Every record of a JSON-lines file (blank lines are skipped).
+    """Every record of a JSON-lines file (blank lines are skipped), or of the games of a
+    ``boardai eval --json`` file.
 
     Raises:
-        UsageError: the file is missing, or a line is not a JSON object with a known game.
+        UsageError: the file is missing, or a line is not a JSON object with a known game,
+            or an eval file keeps no records.
     """
     p = Path(path)
     try:
@@ -62,6 +67,9 @@ def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
         raise UsageError(f"{p}: no such record file") from None
     except (OSError, UnicodeDecodeError) as e:
         raise UsageError(f"{p}: cannot read records: {e}") from None
+    from_eval = _eval_records(p, text)
+    if from_eval is not None:
+        return from_eval
     records = []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -75,6 +83,25 @@ def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
         except ValueError as e:
             raise UsageError(f"{p}:{number}: {e}") from None
         records.append(record)
+    return records
+
+
+def _eval_records(path: Path, text: str) -> list[dict[str, Any]] | None:
+    """The records of an ``eval --json`` file (None: ``text`` is not one)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(data, dict) or "game" in data or not isinstance(data.get("results"), list):
+        return None
+    records = [g["record"] for g in data["results"] if isinstance(g, dict) and "record" in g]
+    if data["results"] and not records:
+        raise UsageError(f"{path}: an eval --json file without game records (rerun boardai eval)")
+    for k, record in enumerate(records):
+        try:
+            game_of(record)
+        except ValueError as e:
+            raise UsageError(f"{path}: game {k}: {e}") from None
     return records
 
 

@@ -127,3 +127,19 @@ def test_watch_in_a_terminal_redraws_and_ends():
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_eval_json_opens_in_replay_and_render(tmp_path, capsys):
+    path = tmp_path / "x.json"
+    args = ["--agent", "greedy", "--games", "3", "--workers", "1", "--json", str(path)]
+    assert main(["eval", *args]) == 0
+    games = json.loads(path.read_text())["results"]
+    assert [g["record"]["index"] for g in games] == [0, 1, 2]
+    assert RunResult.read_json(path).records[2] == games[2]["record"]
+    capsys.readouterr()
+    assert main(["replay", str(path), "--game", "2", "--final"]) == 0
+    out = capsys.readouterr().out
+    assert f"score {games[2]['score']}," in out and f"largest tile {games[2]['max_tile']}" in out
+    png = tmp_path / "x.png"
+    assert main(["render", str(path), "--game", "2", "--png", str(png)]) == 0
+    assert png.read_bytes()[:4] == b"\x89PNG"

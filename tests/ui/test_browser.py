@@ -206,3 +206,21 @@ def test_a_swipe_moves(page):
     page.mouse.up()
     _wait_moves(page, 1)
     assert _state(page)["grid"][0][3] == 2  # slid right
+
+
+def test_replay_an_eval_json_file(page, tmp_path):
+    from boardai.arena import play_games
+
+    run = play_games("greedy", 2, seed=1, record=True)
+    path = tmp_path / "run.json"
+    run.write_json(path)
+    page.click("button[data-tab=replay]")
+    page.set_input_files("#replayFile", str(path))
+    length = run.results[0].moves + 1
+    page.wait_for_function(
+        f"window.boardai.replay.state && window.boardai.replay.state.length === {length}"
+    )
+    assert page.locator("#replayGame option").count() == 2
+    page.click("#rLast")
+    page.wait_for_function(f"window.boardai.replay.state.index === {length - 1}")
+    assert _state(page, "replay")["score"] == run.results[0].score

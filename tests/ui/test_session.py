@@ -6,7 +6,8 @@ import pytest
 
 from boardai.errors import UsageError
 from boardai.othello import BLACK, Board
-from boardai.ui.session import Session2048, SessionOthello, SessionReplay, evaluation
+from boardai.records import RecordSink, read_records, replay
+from boardai.ui.session import Session2048, SessionOthello, SessionReplay, evaluation, keep
 
 
 def test_a_forced_pass_then_the_reply():
@@ -38,8 +39,20 @@ def test_2048_won_and_over_flags():
     assert not s.state()["won"]
     s.move("left")
     assert s.state()["won"] and s.state()["score"] == 2048
-    with pytest.raises(UsageError, match="no exact record"):
-        s.record()
+
+
+def test_a_game_from_a_set_position_is_saved_and_replays(tmp_path):
+    grid = [[1024, 1024, 8, 0], [0, 16, 0, 0], [0] * 4, [0, 0, 0, 2]]
+    s = Session2048(seed=5, grid=grid)
+    s.move("left")
+    s.move("down")
+    sink = RecordSink(tmp_path / "games.jsonl")
+    keep(s, sink, "web")
+    (record,) = read_records(tmp_path / "games.jsonl")
+    assert record["start_grid"] == grid and record["source"] == "web"
+    frames = replay(record)
+    assert frames[0].board.to_grid() == grid
+    assert frames[-1].board.to_grid() == s.state()["grid"] and frames[-1].score == s.game.score
 
 
 def test_evaluation_reads_what_a_player_exposes():

@@ -118,7 +118,6 @@ def test_bad_requests_get_errors(sock, msg, words):
         ({"type": "hint"}, ["player"]),
         ({"type": "step", "player": 3}, ["player"]),
         ({"type": "undo"}, ["nothing to undo"]),
-        ({"type": "record"}, ["no exact record"]),
         ({"type": "seek", "index": 1}, ["not a replay"]),
     ],
 )
@@ -128,6 +127,17 @@ def test_bad_2048_requests_get_errors(sock, msg, words):
     assert s["legal"] == [1, 2]
     sock.error(msg, *words)
     assert sock.ask({"type": "move", "action": "right"})["moves"] == 1
+
+
+def test_a_game_from_a_set_position_has_a_record_that_replays(sock):
+    grid = [[2, 0, 0, 0]] + [[0] * 4] * 3
+    sock.ask({"type": "new", "game": "2048", "seed": 3, "board": grid})
+    end = sock.ask({"type": "move", "action": "right"})
+    record = sock.ask({"type": "record"})["record"]
+    assert record["start_grid"] == grid
+    assert Game.from_record(record).board.to_grid() == end["grid"]
+    last = sock.ask({"type": "replay", "record": record})["length"] - 1
+    assert sock.ask({"type": "seek", "index": last})["grid"] == end["grid"]
 
 
 def test_game_over_position(sock):

@@ -34,7 +34,12 @@ class GameResult:
 
 @dataclass
 class RunResult:
-    """The games of one player in one run (sorted by index), and how the run went."""
+    """The games of one player in one run (sorted by index), and how the run went.
+
+    ``records`` holds the replay records (:meth:`boardai.g2048.game.Game.to_record`) of the
+    games that kept one, by game index; :meth:`to_dict` writes each under its game's
+    ``"record"`` key, so ``boardai replay`` and ``boardai render`` can open the file.
+    """
 
     agent: str
     seed: int
@@ -43,6 +48,7 @@ class RunResult:
     results: list[GameResult] = field(default_factory=list)
     seconds: float = 0.0
     interrupted: bool = False
+    records: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def scores(self) -> np.ndarray:
@@ -85,14 +91,21 @@ class RunResult:
             "tile_reach": [
                 {"tile": t, "reached": r, "ended": e} for t, r, e in tile_reach(self.max_tiles)
             ],
-            "results": [asdict(r) for r in self.results],
+            "results": [self._game_dict(r) for r in self.results],
         }
+
+    def _game_dict(self, result: GameResult) -> dict[str, Any]:
+        game = asdict(result)
+        if result.index in self.records:
+            game["record"] = self.records[result.index]
+        return game
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RunResult:
         """Inverse of :meth:`to_dict` (the summary is recomputed from the games)."""
         names = [f.name for f in fields(GameResult)]
         results = [GameResult(**{k: g[k] for k in names}) for g in data["results"]]
+        records = {int(g["index"]): g["record"] for g in data["results"] if "record" in g}
         return cls(
             agent=data["agent"],
             seed=int(data["seed"]),
@@ -101,6 +114,7 @@ class RunResult:
             results=results,
             seconds=float(data["seconds"]),
             interrupted=bool(data["interrupted"]),
+            records=records,
         )
 
     def write_json(self, path: str | os.PathLike[str]) -> None:

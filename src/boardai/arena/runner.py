@@ -88,7 +88,8 @@ def play_games(
         games: how many games.
         seed: the run's seed: game i's spawns and player seed derive from (seed, i).
         workers: processes; 1 plays in this process.
-        record: also pass each game's replay record to ``on_result``.
+        record: also pass each game's replay record to ``on_result`` and keep it in the
+            result's ``records``.
         on_result: called as each game finishes (for progress bars and incremental files).
 
     Raises:
@@ -127,5 +128,7 @@ def _collect(
 ) -> None:
     result, rec = out
     run.results.append(result)
+    if rec is not None:
+        run.records[result.index] = rec
     if on_result is not None:
         on_result(result, rec)

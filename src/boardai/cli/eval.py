@@ -26,7 +26,11 @@ def register(app: object) -> None:
     p.add_argument(
         "--agent", required=True, metavar="SPEC", help="the player, name[:key=value,...]"
     )
-    p.add_argument("--json", metavar="FILE", help="write every game and the summary as JSON")
+    p.add_argument(
+        "--json",
+        metavar="FILE",
+        help="write every game (with its replay record) and the summary as JSON",
+    )
     p.add_argument("--csv", metavar="FILE", help="write one CSV row per game")
     p.add_argument("--plot", metavar="FILE", help="write a PNG: score histogram and tile reach")
     p.add_argument("--record", metavar="FILE", help="write every game's replay record (JSON lines)")
@@ -49,9 +53,12 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def play_with_progress(
-    spec: str, args: argparse.Namespace, label: str, on_extra: Any = None
+    spec: str, args: argparse.Namespace, label: str, on_extra: Any = None, record: bool = False
 ) -> Any:
-    """Play ``args.games`` games of ``spec`` with a progress bar; returns the RunResult."""
+    """Play ``args.games`` games of ``spec`` with a progress bar; returns the RunResult.
+
+    ``record`` (or an ``args.record`` file) keeps every game's replay record.
+    """
     import time
 
     from rich.progress import TextColumn
@@ -86,7 +93,7 @@ def play_with_progress(
             args.games,
             args.seed,
             workers,
-            record=bool(getattr(args, "record", None)),
+            record=record or bool(getattr(args, "record", None)),
             on_result=on_result,
         )
     if run.interrupted:
@@ -121,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
         partial.results.append(result)
         if record is not None:
             records.append(record)
+            partial.records[result.index] = record
         if time.perf_counter() - last_save[0] > SAVE_EVERY:
             partial.results.sort(key=lambda r: r.index)
             partial.interrupted = True  # not finished yet
@@ -128,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
             save(partial)
             last_save[0] = time.perf_counter()
 
-    run = play_with_progress(args.agent, args, f"{args.agent}", on_extra)
+    run = play_with_progress(args.agent, args, f"{args.agent}", on_extra, bool(args.json))
     if not run.results:
         return 130
     summary = run.summary()

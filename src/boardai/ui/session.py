@@ -40,9 +40,9 @@ def evaluation(agent: Any, state: Any) -> list[float | None] | None:
 
 
 def keep(session: Any, sink: Any, source: str) -> None:
-    """Save a played session's game to ``sink`` once (replays, set positions and games
-    without a move are not saved); ``source`` (``web``, ``tui``) goes into the record."""
-    if session.kind == "replay" or session.custom or session.saved or not session.game.moves:
+    """Save a played session's game to ``sink`` once (replays and games without a move are
+    not saved); ``source`` (``web``, ``tui``) goes into the record."""
+    if session.kind == "replay" or session.saved or not session.game.moves:
         return
     record = session.record()
     record["source"] = source
@@ -81,7 +81,7 @@ class Session2048:
     Args:
         seed: seeds the spawns (None: a fresh random game).
         grid: start from this position (4 rows of 4 tile values) instead of two spawned
-            tiles; such a game has no exact record.
+            tiles; the record then carries it as ``start_grid``.
         p4: probability that a spawned tile is a 4.
     """
 
@@ -95,14 +95,13 @@ class Session2048:
         from boardai.g2048.board import Board
         from boardai.g2048.game import Game
 
-        self.game = Game(seed, p4=p4)
-        self.custom = grid is not None
+        board = None
         if grid is not None:
             try:
                 board = Board.from_grid(grid)
             except ValueError as e:
                 raise UsageError(f"bad board: {e}") from None
-            self.game.start, self.game.start_board, self.game.board = [], board, board
+        self.game = Game(seed, p4=p4, board=board)
         self.agents = AgentCache(make_agent, seed)
         self.tracker = TileTracker(self.game.board.exponents())
         self.animation = self.tracker.reset(self.game.board.exponents())
@@ -151,8 +150,6 @@ class Session2048:
 
     def record(self) -> dict[str, Any]:
         """The game's record (see :mod:`boardai.records`)."""
-        if self.custom:
-            raise UsageError("a game started from a set position has no exact record")
         return self.game.to_record()
 
     def state(self) -> dict[str, Any]:
@@ -293,7 +290,6 @@ class SessionOthello:
     """
 
     kind = "othello"
-    custom = False
     saved = False
 
     def __init__(

@@ -36,6 +36,14 @@ class Channel {
   }
 }
 
+// The records kept in a `boardai eval --json` file (null: the text is not one).
+function evalRecords(text) {
+  let data;
+  try { data = JSON.parse(text); } catch (e) { return null; }
+  if (!data || typeof data !== "object" || "game" in data || !Array.isArray(data.results)) return null;
+  return data.results.filter((g) => g && g.record).map((g) => g.record);
+}
+
 function download(name, record) {
   const blob = new Blob([JSON.stringify(record) + "\n"], { type: "application/x-ndjson" });
   const a = document.createElement("a");
@@ -351,7 +359,9 @@ const replay = {
     this.records = [];
     const select = $("replayGame");
     select.innerHTML = "";
-    for (const line of text.split("\n")) {
+    const evalRun = evalRecords(text);
+    if (evalRun) this.records = evalRun;
+    else for (const line of text.split("\n")) {
       if (!line.trim()) continue;
       try { this.records.push(JSON.parse(line)); } catch (e) { return this.status("not a JSON-lines record file"); }
     }
