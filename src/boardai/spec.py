@@ -20,6 +20,8 @@ reports any mistake as one :class:`~boardai.errors.UsageError` line.
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import pkgutil
 import types
 import typing
 from collections.abc import Callable
@@ -92,11 +94,26 @@ def build_options(cls: type[Any], params: dict[str, str], what: str) -> Any:
 
 
 class Registry:
-    """Named agent factories of one game."""
+    """Named agent factories of one game.
 
-    def __init__(self, game: str) -> None:
+    Args:
+        game: the game's name, for messages.
+        package: a package whose modules register the agents when imported; they are
+            imported on first use, so listing or building agents needs no import list.
+    """
+
+    def __init__(self, game: str, package: str | None = None) -> None:
         self.game = game
+        self._package = package
         self._entries: dict[str, tuple[type[Any], Callable[..., Any], str]] = {}
+
+    def _load(self) -> None:
+        if self._package is not None:
+            package, self._package = self._package, None
+            path = importlib.import_module(package).__path__
+            for info in sorted(pkgutil.iter_modules(path), key=lambda m: m.name):
+                if not info.name.startswith("_"):
+                    importlib.import_module(f"{package}.{info.name}")
 
     def register(
         self, name: str, options: type[Any]
@@ -112,14 +129,17 @@ class Registry:
 
     def names(self) -> list[str]:
         """Registered agent names, sorted."""
+        self._load()
         return sorted(self._entries)
 
     def describe(self) -> dict[str, str]:
         """Agent name -> first line of its factory's docstring."""
+        self._load()
         return {name: entry[2] for name, entry in sorted(self._entries.items())}
 
     def options(self, spec: str) -> tuple[str, Any]:
         """Parse and check ``spec`` without building the agent: (name, options)."""
+        self._load()
         name, params = parse_spec(spec)
         if name not in self._entries:
             raise UsageError(
@@ -128,6 +148,12 @@ class Registry:
         return name, build_options(self._entries[name][0], params, f"agent {spec!r}")
 
     def make(self, spec: str, seed: int | None = None) -> Any:
-        """Build the agent ``spec`` names; ``seed`` seeds any randomness it has."""
+        """Build the agent ``spec`` names, called by that spec; ``seed`` seeds its randomness."""
         name, opts = self.options(spec)
-        return self._entries[name][1](opts, seed)
+        agent = self._entries[name][1](opts, seed)
+        agent.name = spec.strip()
+        return agent
+
+    def check(self, spec: str) -> None:
+        """Raise UsageError if ``spec`` is not a valid spec (builds nothing)."""
+        self.options(spec)

@@ -14,7 +14,7 @@ flagged in the reward table (``OVERFLOW``), and then, or whenever ``hi != 0``, t
 take the wide path (unpack to exponents, slide, repack). Hot loops that stay in one ``uint64``
 call :func:`slide` and must check ``reward >= OVERFLOW`` themselves.
 
-Randomness in compiled loops comes from splitmix64 (:func:`splitmix64`): one ``uint64`` state
+Randomness in compiled loops comes from splitmix64 (:mod:`boardai.rng`): one ``uint64`` state
 per stream, so a seed gives the same games whatever runs them.
 
 Kernels that take single boards carry explicit signatures: called from Python, any int
@@ -27,6 +27,9 @@ from __future__ import annotations
 import numpy as np
 
 from boardai._jit import njit
+from boardai.rng import seed_stream, splitmix64
+
+__all__ = ["seed_stream", "splitmix64"]  # re-exported: compiled loops here draw from them
 
 UP, RIGHT, DOWN, LEFT = 0, 1, 2, 3
 ACTION_NAMES = ("up", "right", "down", "left")
@@ -42,9 +45,6 @@ OVERFLOW = 1 << 30
 _ROW = np.uint64(0xFFFF)
 _NIB = np.uint64(0xF)
 _LOW_BITS = np.uint64(0x1111_1111_1111_1111)  # bit 0 of every nibble
-_GOLDEN = np.uint64(0x9E37_79B9_7F4A_7C15)
-_MIX1 = np.uint64(0xBF58_476D_1CE4_E5B9)
-_MIX2 = np.uint64(0x94D0_49BB_1331_11EB)
 _LOW32 = np.uint64(0xFFFF_FFFF)
 
 
@@ -96,24 +96,6 @@ def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 LEFT_TABLE, RIGHT_TABLE, REWARD_TABLE = _build_tables()
-
-
-@njit("UniTuple(u8, 2)(u8)")
-def splitmix64(state: np.uint64) -> tuple[np.uint64, np.uint64]:
-    """One step of splitmix64: (next state, 64 random bits)."""
-    state = state + _GOLDEN
-    z = state
-    z = (z ^ (z >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    return state, z ^ (z >> np.uint64(31))
-
-
-@njit("u8(u8, u8)")
-def seed_stream(seed: np.uint64, index: np.uint64) -> np.uint64:
-    """The rng state of stream ``index`` of ``seed`` (games of one seed get distinct streams)."""
-    _, a = splitmix64(np.uint64(seed))
-    _, b = splitmix64(a ^ (np.uint64(index) * _GOLDEN))
-    return b
 
 
 @njit("u8(u8)")

@@ -23,7 +23,7 @@ from numba import types
 from numba.extending import intrinsic
 
 from boardai._jit import njit
-from boardai.g2048.kernels import seed_stream, splitmix64  # the project's one rng kernel
+from boardai.rng import seed_stream, splitmix64
 
 PASS = 64
 N_ACTIONS = 65

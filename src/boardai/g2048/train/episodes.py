@@ -31,8 +31,9 @@ from typing import Any
 import numpy as np
 
 from boardai._jit import njit
-from boardai.g2048.kernels import max_exponent, move, seed_stream, spawn, splitmix64, start_board
+from boardai.g2048.kernels import max_exponent, move, spawn, start_board
 from boardai.learn.ntuple import add_at, add_at_tc, evaluate, feature_board, lookup_indices, sum_at
+from boardai.rng import seed_stream, splitmix64
 
 BACKWARD, BACKWARD_GREEDY, ONLINE = 0, 1, 2
 METHODS = {"backward": BACKWARD, "backward-greedy": BACKWARD_GREEDY, "online": ONLINE}
