@@ -266,9 +266,7 @@ def _line_cells(action: int, line: int, k: int) -> int:
 
 
 @njit
-def _move_wide(
-    lo: np.uint64, hi: np.uint64, action: int
-) -> tuple[np.uint64, np.uint64, int]:
+def _move_wide(lo: np.uint64, hi: np.uint64, action: int) -> tuple[np.uint64, np.uint64, int]:
     cells = unpack(lo, hi)
     out = np.zeros(16, np.int64)
     reward = 0
