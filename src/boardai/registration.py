@@ -22,5 +22,4 @@ def register_envs() -> None:
     for env_id, (entry, vector_entry) in ENVS.items():
         if env_id in gymnasium.registry:
             continue
-        kwargs = {"vector_entry_point": vector_entry} if vector_entry else {}
-        gymnasium.register(id=env_id, entry_point=entry, **kwargs)
+        gymnasium.register(id=env_id, entry_point=entry, vector_entry_point=vector_entry)

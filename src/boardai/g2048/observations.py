@@ -90,7 +90,7 @@ def write_observation(
         _write_onehot(lo, hi, planes, out, 0)
     else:
         block = 16 * planes
-        at = 0
+        at = np.int64(0)
         for a1 in range(4):
             lo1, hi1, _ = K.move(lo, hi, a1)
             _write_onehot(lo1, hi1, planes, out, at)
