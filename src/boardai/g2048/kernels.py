@@ -49,11 +49,13 @@ _LOW32 = np.uint64(0xFFFF_FFFF)
 
 
 @njit
-def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Row tables: the row after sliding left and right, and the reward (same both ways)."""
+def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Row tables: the row after sliding left and right, the reward, and the sum of the new
+    tiles' exponents (seed 003's log2 reward); the last two are the same both ways."""
     left = np.zeros(65536, np.uint16)
     right = np.zeros(65536, np.uint16)
     reward = np.zeros(65536, np.uint32)
+    log_reward = np.zeros(65536, np.int32)
     tiles = np.zeros(4, np.int64)
     out = np.zeros(4, np.int64)
     for x in range(65536):
@@ -67,10 +69,12 @@ def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         k = 0
         i = 0
         r = 0
+        logr = 0
         while i < n:
             if i + 1 < n and tiles[i] == tiles[i + 1]:
                 e = tiles[i] + 1
                 r += 1 << e
+                logr += e
                 if e > 15:  # 32768 + 32768: cap here, flag for the wide path
                     e = 15
                     r |= OVERFLOW
@@ -87,15 +91,16 @@ def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             rev |= out[j] << (4 * (3 - j))
         left[x] = row
         reward[x] = r
+        log_reward[x] = logr
         # Sliding right is sliding the reversed row left, reversed back.
         xr = 0
         for j in range(4):
             xr |= ((x >> (4 * j)) & 0xF) << (4 * (3 - j))
         right[xr] = rev
-    return left, right, reward
+    return left, right, reward, log_reward
 
 
-LEFT_TABLE, RIGHT_TABLE, REWARD_TABLE = _build_tables()
+LEFT_TABLE, RIGHT_TABLE, REWARD_TABLE, LOG_REWARD_TABLE = _build_tables()
 
 
 @njit("u8(u8)")

@@ -36,31 +36,7 @@ def kind_code(kind: str) -> int:
     return KINDS.index(kind)
 
 
-@njit
-def _build_log_table() -> np.ndarray:
-    """Per row: the sum of the exponents of the tiles sliding it makes (the same both ways)."""
-    table = np.zeros(65536, np.int32)
-    tiles = np.zeros(4, np.int64)
-    for x in range(65536):
-        n = 0
-        for i in range(4):
-            e = (x >> (4 * i)) & 0xF
-            if e:
-                tiles[n] = e
-                n += 1
-        i = 0
-        total = 0
-        while i < n:
-            if i + 1 < n and tiles[i] == tiles[i + 1]:
-                total += tiles[i] + 1
-                i += 2
-            else:
-                i += 1
-        table[x] = total
-    return table
-
-
-LOG_TABLE = _build_log_table()
+LOG_TABLE = K.LOG_REWARD_TABLE
 
 
 @njit
