@@ -23,6 +23,18 @@ def register(app: Any) -> None:
     p.add_argument("--episodes", type=positive_int, default=200_000, help="self-play games in all")
     p.add_argument("--tuples", default="standard", help="tuple set (standard, small) or names")
     p.add_argument("--alpha", type=float, default=0.001, help="learning rate (default 0.001)")
+    p.add_argument(
+        "--alpha-end",
+        type=float,
+        default=None,
+        help="learning rate at the last game, reached by --alpha-schedule (default: constant)",
+    )
+    p.add_argument(
+        "--alpha-schedule",
+        choices=["linear", "exp"],
+        default="linear",
+        help="decay from --alpha to --alpha-end over --episodes (default linear)",
+    )
     p.add_argument("--epsilon", type=probability, default=0.1, help="exploration (default 0.1)")
     p.add_argument(
         "--no-learn-random",
@@ -103,10 +115,14 @@ def run_ntuple(args: argparse.Namespace) -> int:
 
     if not 0 < args.alpha <= 1:
         raise UsageError(f"--alpha {args.alpha} is not in (0, 1]")
+    if args.alpha_end is not None and not 0 < args.alpha_end <= 1:
+        raise UsageError(f"--alpha-end {args.alpha_end} is not in (0, 1]")
     config = NTupleConfig(
         episodes=args.episodes,
         tuples=args.tuples,
         alpha=args.alpha,
+        alpha_end=args.alpha_end,
+        alpha_schedule=args.alpha_schedule,
         epsilon=args.epsilon,
         learn_random=args.learn_random,
         seed=args.seed,

@@ -23,7 +23,11 @@ class NTupleConfig:
     Attributes:
         episodes: self-play games in all (a resumed run counts those already played).
         tuples: tuple set or list (``standard``, ``small``, or names joined by commas).
-        alpha: learning rate of the TD step.
+        alpha: learning rate of the TD step (at the start of the run).
+        alpha_end: learning rate at the end of the run; None keeps ``alpha`` throughout.
+        alpha_schedule: how the rate goes from ``alpha`` to ``alpha_end`` over ``episodes``:
+            ``linear`` or ``exp`` (geometric). A self-play run at a constant rate drifts from
+            checkpoint to checkpoint; a decaying one settles.
         epsilon: probability of a random move during self-play.
         learn_random: also learn from the plies after random moves.
         seed: seeds the self-play rng.
@@ -34,11 +38,33 @@ class NTupleConfig:
     episodes: int = 200_000
     tuples: str = "standard"
     alpha: float = 0.001
+    alpha_end: float | None = None
+    alpha_schedule: str = "linear"
     epsilon: float = 0.1
     learn_random: bool = True
     seed: int = 0
     eval_every: int = 20_000
     eval_games: int = 200
+
+
+SCHEDULES = ("linear", "exp")
+
+
+def alpha_at(config: NTupleConfig, done: int) -> float:
+    """The learning rate after ``done`` of ``config.episodes`` games.
+
+    >>> c = NTupleConfig(episodes=100, alpha=0.01, alpha_end=0.001, alpha_schedule="exp")
+    >>> round(alpha_at(c, 0), 6), round(alpha_at(c, 50), 6), round(alpha_at(c, 100), 6)
+    (0.01, 0.003162, 0.001)
+    """
+    if config.alpha_end is None:
+        return config.alpha
+    f = min(max(done / config.episodes, 0.0), 1.0)
+    if config.alpha_schedule == "linear":
+        return config.alpha + f * (config.alpha_end - config.alpha)
+    if config.alpha_schedule == "exp":
+        return float(config.alpha * (config.alpha_end / config.alpha) ** f)
+    raise ValueError(f"unknown alpha schedule {config.alpha_schedule!r} (use {SCHEDULES})")
 
 
 def best_path(out: str | Path) -> Path:
@@ -79,6 +105,7 @@ def train(
             "config": asdict(config),
             "rng_state": int(state),
             "evals": history,
+            "alpha_now": alpha_at(config, done),
             "trainer": "td0-selfplay",
         }
 
@@ -88,7 +115,7 @@ def train(
         while done < config.episodes:
             n = min(chunk, config.episodes - done, config.eval_every - done % config.eval_every)
             state, err = train_episodes(
-                *net.data(), n, config.alpha, config.epsilon, state, config.learn_random
+                *net.data(), n, alpha_at(config, done), config.epsilon, state, config.learn_random
             )
             state = np.uint64(state)
             done += n
