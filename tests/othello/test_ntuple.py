@@ -50,3 +50,76 @@ def test_bad_model_files(tmp_path: Path) -> None:
     junk.write_bytes(b"junk")
     with pytest.raises(ModelFileError, match=r"junk\.npz"):
         load_model(junk)
+
+
+def test_systematic_sets_cover_every_placement() -> None:
+    from boardai.othello.ntuple import TUPLE_SETS, parse_tuples
+
+    net = NTupleNetwork.create("all2x2")
+    assert len(net.names) == 10 and net.weights.size == 10 * 81
+    images = {frozenset(int(s) for s in row if s >= 0) for row in net.squares}
+    squares = {
+        frozenset({8 * r + c, 8 * r + c + 1, 8 * r + c + 8, 8 * r + c + 9})
+        for r in range(7)
+        for c in range(7)
+    }
+    assert images == squares
+    lines = {
+        frozenset(int(s) for s in row if s >= 0) for row in NTupleNetwork.create("all4").squares
+    }
+    assert frozenset({0, 9, 18, 27}) in lines and frozenset({7, 14, 21, 28}) in lines
+    assert len(lines) == 2 * 8 * 5 + 2 * 5 * 5  # rows, columns, both diagonal directions
+    # Sets and tuples mix; a tuple named twice is kept once.
+    mixed = parse_tuples("all2x2,r2x2_a1,corner3x3")
+    assert mixed == [*TUPLE_SETS["all2x2"].split(","), "corner3x3"]
+
+
+def test_alpha_schedule() -> None:
+    from boardai.othello.train.ntuple_trainer import NTupleConfig, alpha_at
+
+    const = NTupleConfig(episodes=100, alpha=0.01)
+    assert alpha_at(const, 0) == alpha_at(const, 100) == 0.01
+    lin = NTupleConfig(episodes=100, alpha=0.01, alpha_end=0.002)
+    assert alpha_at(lin, 50) == pytest.approx(0.006) and alpha_at(lin, 100) == pytest.approx(0.002)
+    with pytest.raises(ValueError, match="schedule"):
+        alpha_at(NTupleConfig(alpha_end=0.001, alpha_schedule="cosine"), 10)
+
+
+def test_resume_continues_the_schedule(tmp_path: Path) -> None:
+    from boardai.othello.train.ntuple_trainer import NTupleConfig, train
+
+    config = NTupleConfig(
+        episodes=1000,
+        tuples="small",
+        alpha=0.01,
+        alpha_end=0.001,
+        alpha_schedule="exp",
+        eval_every=500,
+        eval_games=2,
+    )
+    train(config, tmp_path / "straight.npz")
+    config_half = NTupleConfig(**{**config.__dict__, "episodes": 500})
+    train(config_half, tmp_path / "resumed.npz")
+    meta = train(config, tmp_path / "resumed.npz", resume=True)
+    assert meta["episodes"] == 1000 and meta["alpha_now"] == pytest.approx(0.001)
+    a, b = load_model(tmp_path / "straight.npz")[0], load_model(tmp_path / "resumed.npz")[0]
+    assert np.array_equal(a.weights, b.weights)
+
+
+def test_a_tiny_run_learns(tmp_path: Path) -> None:
+    """2,000 self-play games of the systematic 2x2 squares beat random clearly more often
+    than the untrained network (which plays the first legal move)."""
+    from boardai.othello.match import play_match
+    from boardai.othello.train.ntuple_trainer import NTupleConfig, train
+
+    zero = tmp_path / "zero.npz"
+    save_network(zero, NTupleNetwork.create("all2x2"))
+    config = NTupleConfig(
+        episodes=2000, tuples="all2x2", alpha=0.01, alpha_end=0.002, eval_every=2000, eval_games=2
+    )
+    train(config, tmp_path / "m.npz")
+    before = play_match(f"ntuple:model={zero}", "random", 200, epsilon=0.1, seed=3).score
+    after = play_match(
+        f"ntuple:model={tmp_path / 'm.npz'}", "random", 200, epsilon=0.1, seed=3
+    ).score
+    assert after > max(before + 0.1, 0.7)

@@ -79,10 +79,69 @@ def symmetric_images(squares: tuple[int, ...]) -> list[tuple[int, ...]]:
     return list(dict.fromkeys(tuple(t[k] for t in per_square) for k in range(8)))
 
 
+#: Systematic shapes (Jaśkowski 2014, "Systematic n-tuple networks for Othello position
+#: evaluation"): every placement of a small rectangle or straight line, one tuple per class of
+#: placements equal under the board's symmetries. (row step, column step) per line shape.
+_RECTS = {"2x2": (2, 2), "2x3": (2, 3), "3x3": (3, 3)}
+_LINES = {"h": (0, 1), "v": (1, 0), "d": (1, 1), "u": (1, -1)}
+
+
+def _name(sq: int) -> str:
+    return "abcdefgh"[sq % 8] + str(sq // 8 + 1)
+
+
+def _canonical(squares: tuple[int, ...]) -> tuple[int, ...]:
+    return min(tuple(sorted(t[k] for t in map(_transforms, squares))) for k in range(8))
+
+
+def _systematic(placements: list[tuple[str, tuple[int, ...]]]) -> list[str]:
+    """Register one tuple per symmetry class of ``placements``; their names in scan order."""
+    seen: set[tuple[int, ...]] = set()
+    names = []
+    for name, squares in placements:
+        key = _canonical(squares)
+        if key not in seen:
+            seen.add(key)
+            TUPLES[name] = squares
+            names.append(name)
+    return names
+
+
+def _rect_placements(h: int, w: int) -> list[tuple[str, tuple[int, ...]]]:
+    return [
+        (
+            f"r{h}x{w}_{_name(8 * r + c)}",
+            tuple(8 * (r + i) + c + j for i in range(h) for j in range(w)),
+        )
+        for r in range(9 - h)
+        for c in range(9 - w)
+    ]
+
+
+def _line_placements(n: int) -> list[tuple[str, tuple[int, ...]]]:
+    out = []
+    for d, (dr, dc) in _LINES.items():
+        for r in range(8):
+            for c in range(8):
+                cells = [(r + k * dr, c + k * dc) for k in range(n)]
+                if all(0 <= rr < 8 and 0 <= cc < 8 for rr, cc in cells):
+                    out.append(
+                        (f"{d}{n}_{_name(8 * r + c)}", tuple(8 * rr + cc for rr, cc in cells))
+                    )
+    return out
+
+
+for _shape, (_h, _w) in _RECTS.items():
+    TUPLE_SETS[f"all{_shape}"] = ",".join(_systematic(_rect_placements(_h, _w)))
+for _n in (3, 4):
+    TUPLE_SETS[f"all{_n}"] = ",".join(_systematic(_line_placements(_n)))
+
+
 def parse_tuples(text: str) -> list[str]:
-    """Tuple names from ``"standard"`` or ``"corner3x3,edge2x"``."""
-    text = TUPLE_SETS.get(text, text)
-    names = [n.strip() for n in text.split(",") if n.strip()]
+    """Tuple names from ``"standard"``, ``"corner3x3,edge2x"`` or ``"all2x3,all4"`` (sets and
+    tuples may be mixed; a tuple named twice is kept once)."""
+    items = [n.strip() for n in text.split(",") if n.strip()]
+    names = list(dict.fromkeys(n for i in items for n in TUPLE_SETS.get(i, i).split(",")))
     for n in names:
         if n not in TUPLES:
             raise UsageError(
