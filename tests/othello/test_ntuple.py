@@ -9,7 +9,14 @@ import pytest
 
 from boardai.errors import ModelFileError
 from boardai.othello import Board
-from boardai.othello.ntuple import TUPLES, NTupleNetwork, symmetric_images, update
+from boardai.othello.ntuple import (
+    TUPLES,
+    NTupleNetwork,
+    feature_index,
+    symmetric_images,
+    update,
+    update_tc,
+)
 from boardai.othello.ntuple_file import load_model, save_network
 from boardai.othello.train.ntuple import train_episodes
 
@@ -35,7 +42,7 @@ def test_value_is_symmetric_and_learns() -> None:
 def test_training_is_seeded(tmp_path: Path) -> None:
     nets = [NTupleNetwork.create("small") for _ in range(2)]
     for net in nets:
-        train_episodes(*net.data(), 20, 0.01, 0.1, np.uint64(7))
+        train_episodes(net, 20, 0.01, 0.1, np.uint64(7))
     assert np.array_equal(nets[0].weights, nets[1].weights)
     path = tmp_path / "m.npz"
     save_network(path, nets[0], {"episodes": 20})
@@ -123,3 +130,48 @@ def test_a_tiny_run_learns(tmp_path: Path) -> None:
         f"ntuple:model={tmp_path / 'm.npz'}", "random", 200, epsilon=0.1, seed=3
     ).score
     assert after > max(before + 0.1, 0.7)
+
+
+def test_update_tc_matches_a_plain_reference() -> None:
+    rng = np.random.default_rng(0)
+    net = NTupleNetwork.create("small")
+    e = rng.normal(size=net.weights.size).astype(np.float32)
+    a = (np.abs(e) + rng.random(net.weights.size)).astype(np.float32)
+    a[::3] = 0  # never updated: full rate
+    e[::3] = 0
+    net.weights[:] = rng.normal(size=net.weights.size)
+    w_ref, e_ref, a_ref = net.weights.copy(), e.copy(), a.copy()
+    b = Board.initial().play("d3").play("c5")
+    for i in range(net.n_images):  # the plain loop: one image after another
+        j = int(
+            net.offsets[i]
+            + feature_index(np.uint64(b.mover), np.uint64(b.opponent), net.squares, i)
+        )
+        rate = abs(float(e_ref[j])) / float(a_ref[j]) if a_ref[j] > 0 else 1.0
+        w_ref[j] += np.float32(0.05 * rate)
+        e_ref[j] += np.float32(-0.5)
+        a_ref[j] += np.float32(0.5)
+    update_tc(np.uint64(b.mover), np.uint64(b.opponent), *net.data(), e, a, 0.05, -0.5)
+    assert np.allclose(net.weights, w_ref, atol=1e-6)
+    assert np.array_equal(e, e_ref) and np.array_equal(a, a_ref)
+    assert not np.array_equal(net.weights, w_ref - w_ref)  # something moved
+
+
+def test_tc_run_resumes_and_learns(tmp_path: Path) -> None:
+    from boardai.othello.ntuple_file import load_tc
+    from boardai.othello.train.ntuple_trainer import NTupleConfig, train
+
+    config = NTupleConfig(
+        episodes=1000, tuples="small", alpha=0.02, tc=True, eval_every=500, eval_games=2
+    )
+    train(config, tmp_path / "straight.npz")
+    train(NTupleConfig(**{**config.__dict__, "episodes": 500}), tmp_path / "resumed.npz")
+    train(config, tmp_path / "resumed.npz", resume=True)
+    a, b = load_model(tmp_path / "straight.npz")[0], load_model(tmp_path / "resumed.npz")[0]
+    assert np.array_equal(a.weights, b.weights)
+    tc = load_tc(tmp_path / "straight.npz")
+    assert tc is not None and (tc[1] > 0).sum() > 1000
+    # Rates |E|/A fell below 1 where errors changed sign.
+    seen = tc[1] > 0
+    assert (np.abs(tc[0][seen]) / tc[1][seen]).mean() < 0.9
+    assert load_tc(tmp_path / "straight.npz") is not None

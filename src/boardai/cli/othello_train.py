@@ -35,6 +35,11 @@ def register(app: Any) -> None:
         default="linear",
         help="decay from --alpha to --alpha-end over --episodes (default linear)",
     )
+    p.add_argument(
+        "--tc",
+        action="store_true",
+        help="temporal coherence: per-weight rates |E|/A times the scheduled alpha",
+    )
     p.add_argument("--epsilon", type=probability, default=0.1, help="exploration (default 0.1)")
     p.add_argument(
         "--no-learn-random",
@@ -123,6 +128,7 @@ def run_ntuple(args: argparse.Namespace) -> int:
         alpha=args.alpha,
         alpha_end=args.alpha_end,
         alpha_schedule=args.alpha_schedule,
+        tc=args.tc,
         epsilon=args.epsilon,
         learn_random=args.learn_random,
         seed=args.seed,

@@ -240,3 +240,28 @@ def update(
     for i in range(offsets.shape[0]):
         j = offsets[i] + feature_index(P, O, squares, i)
         weights[j] += np.float32(delta)
+
+
+@njit
+def update_tc(
+    P: np.uint64,
+    O: np.uint64,
+    squares: np.ndarray,
+    offsets: np.ndarray,
+    weights: np.ndarray,
+    tc_e: np.ndarray,
+    tc_a: np.ndarray,
+    step: float,
+    error: float,
+) -> None:
+    """Temporal coherence step (Beal and Smith 1999; Jaśkowski 2016 for 2048): each looked-up
+    weight moves by ``step * |E| / A``, where ``E`` sums the errors that reached it and ``A``
+    their absolute values, so weights whose errors keep one sign learn at the full rate and
+    noisy ones slow down (a weight never updated learns at the full rate)."""
+    for i in range(offsets.shape[0]):
+        j = offsets[i] + feature_index(P, O, squares, i)
+        a = tc_a[j]
+        rate = abs(tc_e[j]) / a if a > 0 else np.float32(1.0)
+        weights[j] += np.float32(step * rate)
+        tc_e[j] += np.float32(error)
+        tc_a[j] += np.float32(abs(error))

@@ -1,5 +1,6 @@
 """Othello n-tuple model files: a compressed ``.npz`` with the weights and a JSON metadata
-record (format, tuples, training episodes, options), written atomically."""
+record (format, tuples, training episodes, options), written atomically; a run with temporal
+coherence also keeps its accumulators (``tc_e``, ``tc_a``) so that it can resume."""
 
 from __future__ import annotations
 
@@ -21,9 +22,13 @@ FORMAT_VERSION = 1
 
 
 def save_network(
-    path: str | os.PathLike[str], net: NTupleNetwork, meta: dict[str, Any] | None = None
+    path: str | os.PathLike[str],
+    net: NTupleNetwork,
+    meta: dict[str, Any] | None = None,
+    tc: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> None:
-    """Write ``net`` and ``meta`` to ``path`` atomically."""
+    """Write ``net``, ``meta`` (and the temporal coherence arrays ``tc``) to ``path``
+    atomically."""
     record = {
         **(meta or {}),
         "format": FORMAT,
@@ -31,8 +36,9 @@ def save_network(
         "boardai_version": __version__,
         "tuples": ",".join(net.names),
     }
+    arrays = {} if tc is None else {"tc_e": tc[0], "tc_a": tc[1]}
     with atomic_write(path, "wb") as f:
-        np.savez_compressed(f, weights=net.weights, meta=np.array(json.dumps(record)))
+        np.savez_compressed(f, weights=net.weights, meta=np.array(json.dumps(record)), **arrays)
 
 
 def load_network(path: str | os.PathLike[str]) -> NTupleNetwork:
@@ -65,3 +71,15 @@ def load_model(path: str | os.PathLike[str]) -> tuple[NTupleNetwork, dict[str, A
         raise ModelFileError(p, f"weights {weights.shape} do not fit tuples {meta['tuples']!r}")
     net.weights = weights.copy()
     return net, meta
+
+
+def load_tc(path: str | os.PathLike[str]) -> tuple[np.ndarray, np.ndarray] | None:
+    """The temporal coherence arrays ``(E, A)`` of a model file, or None if it has none."""
+    net = load_network(path)
+    with np.load(Path(path), allow_pickle=False) as data:
+        if "tc_e" not in data.files:
+            return None
+        e, a = data["tc_e"], data["tc_a"]
+    if e.shape != net.weights.shape or a.shape != net.weights.shape:
+        raise ModelFileError(Path(path), "temporal coherence arrays do not fit the weights")
+    return e.astype(np.float32), a.astype(np.float32)

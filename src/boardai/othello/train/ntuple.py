@@ -5,11 +5,12 @@ for the opponent (``-V``), or with probability epsilon a random move (Lucas and 
 TDL for the Othello League). After every ply the value of the position just left moves toward
 ``-V(next)`` (the next mover is the opponent), or toward the result at the end (+1 win, 0
 draw, -1 loss for the mover), through ``tanh``'s derivative. Random moves teach nothing by
-default (they are not the policy being evaluated).
+default (they are not the policy being evaluated). With temporal coherence (``tc_e`` and
+``tc_a``, see :func:`boardai.othello.ntuple.update_tc`) each weight's rate adapts by itself.
 
 >>> from boardai.othello.ntuple import NTupleNetwork
 >>> net = NTupleNetwork.create("small")
->>> state = train_episodes(*net.data(), 10, 0.01, 0.1, np.uint64(1))[0]
+>>> state = train_episodes(net, 10, 0.01, 0.1, np.uint64(1))[0]
 >>> bool(np.abs(net.weights).sum() > 0)
 True
 """
@@ -75,22 +76,45 @@ def greedy_action(
     return best_a
 
 
-@njit
 def train_episodes(
-    squares: np.ndarray,
-    offsets: np.ndarray,
-    weights: np.ndarray,
-    episodes: np.int64,
+    net: nt.NTupleNetwork,
+    episodes: int,
     alpha: float,
     epsilon: float,
     state: np.uint64,
     learn_random: bool = False,
+    tc: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[np.uint64, float]:
     """Play ``episodes`` self-play games, learning after every greedy ply (and after random
-    ones too with ``learn_random``; Lucas and Runarsson skip those).
+    ones too with ``learn_random``; Lucas and Runarsson skip those). ``tc``: the temporal
+    coherence accumulators ``(E, A)`` (float32, shaped like the weights), updated in place.
 
     Returns the advanced rng state and the mean squared TD error of the last episode.
     """
+    if tc is None:
+        empty = np.zeros(0, np.float32)
+        tc = (empty, empty)
+    elif tc[0].shape != net.weights.shape or tc[1].shape != net.weights.shape:
+        raise ValueError("temporal coherence arrays must be shaped like the weights")
+    return _train_episodes(
+        *net.data(), *tc, np.int64(episodes), alpha, epsilon, np.uint64(state), learn_random
+    )
+
+
+@njit
+def _train_episodes(
+    squares: np.ndarray,
+    offsets: np.ndarray,
+    weights: np.ndarray,
+    tc_e: np.ndarray,
+    tc_a: np.ndarray,
+    episodes: np.int64,
+    alpha: float,
+    epsilon: float,
+    state: np.uint64,
+    learn_random: bool,
+) -> tuple[np.uint64, float]:
+    use_tc = tc_e.shape[0] > 0
     err = 0.0
     for _ in range(episodes):
         P = START_BLACK
@@ -111,7 +135,11 @@ def train_episodes(
                 v = nt.value(P, O, squares, offsets, weights)
                 target = -position_value(O2, P2, squares, offsets, weights)
                 delta = target - v
-                nt.update(P, O, squares, offsets, weights, alpha * delta * (1.0 - v * v))
+                grad = delta * (1.0 - v * v)
+                if use_tc:
+                    nt.update_tc(P, O, squares, offsets, weights, tc_e, tc_a, alpha * grad, grad)
+                else:
+                    nt.update(P, O, squares, offsets, weights, alpha * grad)
                 err += delta * delta
                 plies += 1
             P, O = O2, P2

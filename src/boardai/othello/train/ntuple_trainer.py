@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from boardai.othello.ntuple import NTupleNetwork
-from boardai.othello.ntuple_file import load_model, save_network
+from boardai.othello.ntuple_file import load_model, load_tc, save_network
 from boardai.othello.train.ntuple import train_episodes
 
 
@@ -28,6 +28,8 @@ class NTupleConfig:
         alpha_schedule: how the rate goes from ``alpha`` to ``alpha_end`` over ``episodes``:
             ``linear`` or ``exp`` (geometric). A self-play run at a constant rate drifts from
             checkpoint to checkpoint; a decaying one settles.
+        tc: temporal coherence: each weight's rate is ``alpha`` (after the schedule) times
+            ``|E| / A`` of the errors that reached it (see ``update_tc``).
         epsilon: probability of a random move during self-play.
         learn_random: also learn from the plies after random moves.
         seed: seeds the self-play rng.
@@ -40,6 +42,7 @@ class NTupleConfig:
     alpha: float = 0.001
     alpha_end: float | None = None
     alpha_schedule: str = "linear"
+    tc: bool = False
     epsilon: float = 0.1
     learn_random: bool = True
     seed: int = 0
@@ -95,9 +98,15 @@ def train(
         done = int(saved.get("episodes", 0))
         history = list(saved.get("evals", []))
         state = np.uint64(int(saved.get("rng_state", config.seed)))
+        tc = load_tc(out)
     else:
         net = NTupleNetwork.create(config.tuples)
         state = np.uint64(np.random.SeedSequence(config.seed).generate_state(1, np.uint64)[0])
+        tc = None
+    if config.tc and tc is None:
+        tc = (np.zeros_like(net.weights), np.zeros_like(net.weights))
+    elif not config.tc:
+        tc = None
 
     def meta() -> dict[str, Any]:
         return {
@@ -115,13 +124,13 @@ def train(
         while done < config.episodes:
             n = min(chunk, config.episodes - done, config.eval_every - done % config.eval_every)
             state, err = train_episodes(
-                *net.data(), n, alpha_at(config, done), config.epsilon, state, config.learn_random
+                net, n, alpha_at(config, done), config.epsilon, state, config.learn_random, tc
             )
             state = np.uint64(state)
             done += n
             ev = None
             if done % config.eval_every == 0 or done == config.episodes:
-                save_network(out, net, meta())
+                save_network(out, net, meta(), tc)
                 r = play_match(
                     f"ntuple:model={out}", "wpc", config.eval_games, epsilon=0.1, seed=done
                 )
@@ -135,13 +144,13 @@ def train(
                 }
                 best = max((h["score_vs_wpc"] for h in history), default=-1.0)
                 history.append(ev)
-                save_network(out, net, meta())
+                save_network(out, net, meta(), tc)
                 if r.score > best:  # keep the best network seen: self-play can drift
-                    save_network(best_path(out), net, meta())
+                    save_network(best_path(out), net, meta(), tc)
             if on_progress is not None:
                 on_progress(done, ev)
     except KeyboardInterrupt:
-        save_network(out, net, meta())
+        save_network(out, net, meta(), tc)
         raise
-    save_network(out, net, meta())
+    save_network(out, net, meta(), tc)
     return meta()
