@@ -38,6 +38,7 @@ def test_tiny_network_learns_well_above_random() -> None:
         {"tc": True, "alpha": 1.0},
         {"optimistic": 2000.0},
         {"stages": (8,)},
+        {"stages": "8,8+7"},
         {"restart": 0.5, "pool_size": 50},
     ],
 )
@@ -88,6 +89,44 @@ def test_resume_equals_an_uninterrupted_run(tmp_path, options) -> None:
     if options:
         np.testing.assert_array_equal(resumed.tc[1], straight.tc[1])
         np.testing.assert_array_equal(resumed.pool, straight.pool)
+
+
+def test_multi_stage_network_round_trips(tmp_path) -> None:
+    """Stages 7 and 7+6 (128; 128 with 64) all learn, and the file keeps them exactly."""
+    from boardai.g2048 import Board
+    from boardai.learn.model_file import load_model, read_meta
+
+    trainer = Trainer(TrainConfig(patterns=TINY, seed=6, stages="7,7+6"))
+    trainer.train(300)
+    net = trainer.network
+    size = net.weights.size // 3
+    assert net.stages == ((7,), (7, 6)) and net.n_stages == 3
+    assert all(np.count_nonzero(net.weights[s * size : (s + 1) * size]) for s in range(3))
+    trainer.save(tmp_path / "m.npz")
+    meta = read_meta(tmp_path / "m.npz")
+    assert meta["stages"] == [7, [7, 6]] and meta["config"]["stages"] == [7, [7, 6]]
+    loaded, _, _ = load_model(tmp_path / "m.npz")
+    assert loaded.stages == net.stages
+    np.testing.assert_array_equal(loaded.weights, net.weights)
+    for cells in ([7, 6, 1], [7, 5, 1], [6, 6, 2], [8, 1]):  # stages 2, 1, 0, 2
+        board = Board.from_exponents(cells + [0] * (16 - len(cells)))
+        assert loaded.value(board) == net.value(board) != 0.0
+    resumed = Trainer.load(tmp_path / "m.npz")
+    assert resumed.config.stages == ((7,), (7, 6))
+    resumed.train(20)
+    trainer.train(20)
+    np.testing.assert_array_equal(resumed.network.weights, trainer.network.weights)
+
+
+def test_single_stage_files_keep_their_format(tmp_path) -> None:
+    """Single-tile stages are stored as plain ints, as before combinations existed, and such
+    files load."""
+    from boardai.learn.model_file import load_model, read_meta, save_model
+    from boardai.learn.ntuple import NTupleNetwork
+
+    save_model(tmp_path / "s.npz", NTupleNetwork.create("0123", stages=(9, 11)), {})
+    assert read_meta(tmp_path / "s.npz")["stages"] == [9, 11]
+    assert load_model(tmp_path / "s.npz")[0].stages == ((9,), (11,))
 
 
 def test_threads_share_one_table() -> None:
@@ -161,6 +200,8 @@ def test_cli_errors(tmp_path, capsys) -> None:
     assert "bad.npz" in capsys.readouterr().err
     assert main(["train", "ntuple", "--patterns", "zz", "--out", str(tmp_path / "m.npz")]) == 2
     assert main(["train", "ntuple", "--stages", "x", "--out", str(tmp_path / "m.npz")]) == 2
+    assert main(["train", "ntuple", "--stages", "14+13,14", "--out", str(tmp_path / "m.npz")]) == 2
+    assert "must increase" in capsys.readouterr().err
     assert (
         main(
             [

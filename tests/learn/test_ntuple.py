@@ -15,7 +15,11 @@ from boardai.learn.ntuple import (
     add_at_tc,
     evaluate,
     feature_board,
+    format_stages,
     lookup_indices,
+    parse_stages,
+    stage_mask,
+    stage_of,
 )
 from tests.g2048.strategies import boards
 from tests.naive import ntuple as naive
@@ -26,7 +30,22 @@ patterns_st = st.lists(
     min_size=1,
     max_size=3,
 )
-stages_st = st.sampled_from([(), (11,), (9, 14)])
+stages_st = st.sampled_from([(), (11,), (9, 14), "14,14+13", "9,9+8+7,11"])
+
+
+@st.composite
+def thresholds_st(draw: st.DrawFn) -> tuple[tuple[int, ...], ...]:
+    """Increasing stage thresholds: random single tiles and combinations of 2-4 tiles, often
+    near each other (so boards hit the edges: the tiles exactly, one missing, one larger)."""
+    top = draw(st.integers(2, 15))
+    combos = draw(
+        st.lists(
+            st.lists(st.integers(max(1, top - 4), top), min_size=1, max_size=4, unique=True),
+            max_size=5,
+        )
+    )
+    stages = {tuple(sorted(c, reverse=True)) for c in combos}
+    return tuple(sorted(stages, key=stage_mask))
 
 
 def _random_network(
@@ -54,7 +73,7 @@ def _features(board: Board) -> np.uint64:
 @given(boards(), patterns_st, stages_st, st.integers(0, 2**32))
 def test_value_matches_reference(board: Board, patterns, stages, seed: int) -> None:
     net, tables = _random_network(patterns, stages, seed)
-    expected = naive.value(board.exponents(), net.patterns, tables, stages)
+    expected = naive.value(board.exponents(), net.patterns, tables, net.stages)
     assert net.value(board) == pytest.approx(expected, rel=1e-9, abs=1e-9)
     assert evaluate(_features(board), net.data()) == pytest.approx(expected, rel=1e-9, abs=1e-9)
 
@@ -66,7 +85,7 @@ def test_update_matches_reference(board: Board, patterns, stages, seed: int, ste
     idx = np.empty(net.n_lookups, np.int64)
     lookup_indices(_features(board), net.data(), idx)
     add_at(net.weights, idx, step)
-    naive.update(board.exponents(), net.patterns, tables, np.float32(step), stages)
+    naive.update(board.exponents(), net.patterns, tables, np.float32(step), net.stages)
     size = int(net.offsets[-1])
     for s in range(net.n_stages):
         for p in range(len(net.patterns)):
@@ -86,6 +105,43 @@ def test_symmetric_boards_have_the_same_value(board: Board, seed: int) -> None:
     v = net.value(board)
     for other in (mirrored, transposed, flipped):
         assert net.value(other) == pytest.approx(v, rel=1e-9, abs=1e-9)
+
+
+@settings(max_examples=300, deadline=None)
+@given(boards(), thresholds_st())
+def test_stage_of_matches_reference(board: Board, stages) -> None:
+    masks = np.array([stage_mask(s) for s in stages], np.int64)
+    want = naive.stage(naive.grid_of(board.exponents()), stages)
+    assert stage_of(_features(board), masks) == want
+
+
+def test_combination_stages() -> None:
+    """14,14+13: 16384 alone is stage 1; with 8192 (or once a 32768 is made) stage 2."""
+    masks = np.array([stage_mask(s) for s in parse_stages("14,14+13")], np.int64)
+
+    def stage(*tiles: int) -> int:
+        board = Board.from_exponents(list(tiles) + [0] * (16 - len(tiles)))
+        return stage_of(_features(board), masks)
+
+    assert [stage(13, 13), stage(14), stage(14, 12, 11), stage(13, 14), stage(15), stage(16)] == [
+        0,
+        1,
+        1,
+        2,
+        2,
+        2,
+    ]
+
+
+def test_parse_stages() -> None:
+    assert parse_stages("14, 14+13 15") == ((14,), (14, 13), (15,))
+    assert parse_stages([14, [13, 14], "15+1"]) == ((14,), (14, 13), (15, 1))
+    assert parse_stages("13+14") == ((14, 13),)  # written in any order, kept largest first
+    assert format_stages(parse_stages("14,14+13")) == "14,14+13"
+    assert parse_stages("") == ()
+    for bad in ("14+13,14", "14,14", "0", "16", "14+14", "14+x", "+"):
+        with pytest.raises(UsageError):
+            parse_stages(bad)
 
 
 def test_tc_update_rates() -> None:
@@ -121,7 +177,8 @@ def test_optimistic_fill_and_sizes() -> None:
 
 
 @pytest.mark.parametrize(
-    "patterns, stages", [([], ()), ([(0, 0)], ()), ([(16,)], ()), ([(0,)], (3, 2)), ([(0,)], (18,))]
+    "patterns, stages",
+    [([], ()), ([(0, 0)], ()), ([(16,)], ()), ([(0,)], (3, 2)), ([(0,)], (18,)), ([(0,)], "3+2,3")],
 )
 def test_bad_networks(patterns, stages) -> None:
     with pytest.raises(UsageError):

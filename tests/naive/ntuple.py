@@ -39,9 +39,14 @@ def index(grid: Grid, pattern: tuple[int, ...]) -> int:
     return sum(min(grid[c // 4][c % 4], 15) * 16**j for j, c in enumerate(pattern))
 
 
-def stage(grid: Grid, thresholds: tuple[int, ...]) -> int:
-    top = min(max(max(row) for row in grid), 15)
-    return sum(top >= t for t in thresholds)
+def stage(grid: Grid, thresholds: tuple[int | tuple[int, ...], ...]) -> int:
+    """How many thresholds the board reaches. A threshold is an exponent or a tuple of them,
+    largest first; the board reaches it when its distinct exponents (capped at 15), largest
+    first, are at least the threshold as Python lists compare: [15, 3] >= [14, 13] and
+    [14, 13, 2] >= [14, 13] but [14, 12] < [14, 13]; for one exponent, the largest tile reaches it.
+    """
+    tiles = sorted({min(e, 15) for row in grid for e in row if e > 0}, reverse=True)
+    return sum(tiles >= ([t] if isinstance(t, int) else list(t)) for t in thresholds)
 
 
 def lookups(exponents: list[int], patterns: list[tuple[int, ...]]) -> list[tuple[int, int]]:
@@ -58,7 +63,7 @@ def value(
     exponents: list[int],
     patterns: list[tuple[int, ...]],
     tables: Tables,
-    thresholds: tuple[int, ...] = (),
+    thresholds: tuple[int | tuple[int, ...], ...] = (),
 ) -> float:
     """``tables[stage][pattern]`` maps index -> weight."""
     s = stage(grid_of(exponents), thresholds)
@@ -70,7 +75,7 @@ def update(
     patterns: list[tuple[int, ...]],
     tables: Tables,
     step: float,
-    thresholds: tuple[int, ...] = (),
+    thresholds: tuple[int | tuple[int, ...], ...] = (),
 ) -> None:
     """Add ``step`` to the weight of every lookup (twice if looked up twice)."""
     s = stage(grid_of(exponents), thresholds)

@@ -13,6 +13,7 @@ boardai train ntuple --patterns seed004 --episodes 69000 --out s4.npz --csv s4.c
 boardai train ntuple --patterns 0123,4567 --episodes 2000 --out tiny.npz --report-every 500
 boardai train ntuple --resume model.npz --episodes 200000 --out model.npz
 boardai train ntuple --patterns 4x6 --tc --alpha 1.0 --stages 14 --restart 0.5 --out tc.npz
+boardai train ntuple --patterns 4x6 --stages 14,14+13 --out staged.npz
 """
 
 BENCH_EXAMPLES = """
@@ -114,7 +115,10 @@ def register(app: Any) -> None:
     p.add_argument(
         "--stages",
         default="",
-        help="multi-stage: exponents where new weights start, e.g. 14 or 14,15",
+        metavar="LIST",
+        help="multi-stage: thresholds where new weights start, a tile exponent or tiles joined "
+        "by + (largest first); e.g. 14,14+13: one stage below 16384, one from 16384, one from "
+        "16384 with 8192 on the board",
     )
     p.add_argument(
         "--restart",
@@ -188,11 +192,12 @@ def register(app: Any) -> None:
 def _config(args: argparse.Namespace) -> Any:
     from boardai.errors import UsageError
     from boardai.g2048.train.config import TrainConfig
+    from boardai.learn.ntuple import parse_stages
 
     try:
-        stages = tuple(int(s) for s in args.stages.replace(",", " ").split())
-    except ValueError:
-        raise UsageError(f"--stages {args.stages!r}: expected exponents like 14 or 14,15") from None
+        stages = parse_stages(args.stages)
+    except UsageError as e:
+        raise UsageError(f"--stages: {e}") from None
     try:
         return TrainConfig(
             patterns=args.patterns,
@@ -220,6 +225,7 @@ def run(args: argparse.Namespace) -> int:
     from boardai.errors import UsageError
     from boardai.g2048.train.report import CsvLog, plot_curve, report_block
     from boardai.g2048.train.trainer import Trainer
+    from boardai.learn.ntuple import format_stages
 
     out = console()
     if args.resume:
@@ -238,7 +244,7 @@ def run(args: argparse.Namespace) -> int:
     mb = trainer.network.weights.nbytes * (3 if c.tc else 1) / 2**20
     out.print(
         f"n-tuple TD: patterns {c.patterns}, {trainer.network.n_lookups} lookups, "
-        f"stages {list(c.stages) or 'none'}, {mb:,.0f} MiB of weights, method {c.method}, "
+        f"stages {format_stages(c.stages) or 'none'}, {mb:,.0f} MiB of weights, method {c.method}, "
         f"alpha {c.alpha}, seed {c.seed}"
     )
     log = CsvLog(args.csv, append=bool(args.resume)) if args.csv else None

@@ -2,7 +2,8 @@
 and a JSON metadata record, written atomically.
 
 The metadata names the format (``"format": "boardai-ntuple"``), the patterns (hex strings),
-the stage thresholds and the boardai version; callers add what they need (rules, episodes,
+the stage thresholds (an int per single-tile threshold, a list of exponents per combination
+such as ``[14, 13]``) and the boardai version; callers add what they need (rules, episodes,
 training options, rng and schedule state). Untouched weights are zeros, which compress to
 almost nothing.
 
@@ -30,7 +31,7 @@ import numpy as np
 from boardai import __version__
 from boardai.atomic import atomic_write
 from boardai.errors import ModelFileError, UsageError
-from boardai.learn.ntuple import NTupleNetwork
+from boardai.learn.ntuple import NTupleNetwork, stages_to_json
 from boardai.learn.patterns import pattern_names
 
 FORMAT = "boardai-ntuple"
@@ -51,7 +52,7 @@ def save_model(
         boardai_version=__version__,
         patterns=pattern_names(network.patterns),
         index_order="first cell lowest",
-        stages=list(network.stages),
+        stages=stages_to_json(network.stages),
     )
     arrays: dict[str, Any] = {f"extra_{k}": np.asarray(v) for k, v in (extra or {}).items()}
     meta_bytes = np.frombuffer(json.dumps(record).encode("utf-8"), np.uint8)

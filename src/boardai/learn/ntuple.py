@@ -13,11 +13,23 @@ stays exact (the engine keeps 65536 and 131072); only the network cannot tell th
 32768. Use :func:`feature_board` to turn an exact ``(lo, hi)`` board into the feature board.
 
 Multi-stage networks keep a separate copy of every table per stage; the stage of a board is the
-number of stage thresholds (exponents) its largest tile reaches, so ``stages=(14,)`` gives one
-stage below 16384 and one from 16384 up.
+number of stage thresholds it reaches (:func:`stage_of`). A threshold is a tile, or a
+combination of tiles written largest first (:data:`Stage`): ``"14,14+13"`` gives stage 0 below
+16384, stage 1 once a 16384 is on the board, stage 2 once 16384 and 8192 both are (as in the
+multi-stage TD papers). A board reaches a threshold when its distinct tiles, largest first, are
+at least the threshold's in lexicographic order: it holds all of the threshold's tiles, or is
+further on (a 32768 reaches 16384+8192; 16384 with 4096 does not). For one tile that is "the
+largest tile reaches it". In compiled code this is one integer comparison per threshold
+between the board's tile-presence mask (bit e set when a tile 2^e is on the board,
+:func:`tile_presence`) and the threshold's mask (:func:`stage_mask`).
+
+>>> parse_stages("14,14+13")
+((14,), (14, 13))
+>>> [stage_mask(s) for s in parse_stages("14,14+13")] == [2**14, 2**14 + 2**13]
+True
 
 The compiled functions take the network as a tuple ``data`` (:meth:`NTupleNetwork.data`):
-``(weights, shifts, lengths, offsets, thresholds)``. :func:`evaluate` has the signature the
+``(weights, shifts, lengths, offsets, stage_masks)``. :func:`evaluate` has the signature the
 expectimax search expects of a leaf evaluation: ``evaluate(afterstate: uint64, data) -> float``.
 
 >>> net = NTupleNetwork.create("4x6")
@@ -29,6 +41,7 @@ expectimax search expects of a leaf evaluation: ``evaluate(afterstate: uint64, d
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -36,7 +49,6 @@ import numpy as np
 
 from boardai._jit import njit
 from boardai.errors import UsageError
-from boardai.g2048.kernels import max_exponent_fast
 from boardai.learn.patterns import Pattern, isomorphisms, parse_patterns
 
 _NIB = np.uint64(0xF)
@@ -57,15 +69,25 @@ def feature_board(lo: np.uint64, hi: np.uint64) -> np.uint64:
 
 
 @njit
-def stage_of(board: np.uint64, thresholds: np.ndarray) -> int:
-    """The stage of a feature board: how many thresholds its largest exponent reaches."""
-    n = thresholds.shape[0]
+def tile_presence(board: np.uint64) -> np.int64:
+    """Bit ``e`` set when the feature board holds a tile of exponent ``e >= 1`` (2^e)."""
+    m = np.int64(0)
+    for i in range(16):
+        m |= np.int64(1) << np.int64((board >> np.uint64(4 * i)) & _NIB)
+    return m & ~np.int64(1)
+
+
+@njit
+def stage_of(board: np.uint64, masks: np.ndarray) -> int:
+    """The stage of a feature board: how many thresholds (as :func:`stage_mask` masks) it
+    reaches; a board reaches a mask when its tile-presence mask is at least as large."""
+    n = masks.shape[0]
     if n == 0:
         return 0
-    m = max_exponent_fast(board)
+    present = tile_presence(board)
     s = 0
     for k in range(n):
-        if m >= thresholds[k]:
+        if present >= masks[k]:
             s += 1
     return s
 
@@ -73,12 +95,12 @@ def stage_of(board: np.uint64, thresholds: np.ndarray) -> int:
 @njit
 def lookup_indices(board: np.uint64, data: Any, out: np.ndarray) -> None:
     """Write the ``8 * P`` weight indices of a feature board into ``out`` (stage included)."""
-    _, shifts, lengths, offsets, thresholds = data
+    _, shifts, lengths, offsets, masks = data
     board = np.uint64(board)
     n_pat = lengths.shape[0]
     base = 0
-    if thresholds.shape[0] > 0:
-        base = stage_of(board, thresholds) * offsets[n_pat]
+    if masks.shape[0] > 0:
+        base = stage_of(board, masks) * offsets[n_pat]
     for p in range(n_pat):
         length = lengths[p]
         start = base + offsets[p]
@@ -93,12 +115,12 @@ def lookup_indices(board: np.uint64, data: Any, out: np.ndarray) -> None:
 @njit
 def evaluate(afterstate: np.uint64, data: Any) -> float:
     """Value of a feature board (for most boards the packed board itself): the sum of lookups."""
-    weights, shifts, lengths, offsets, thresholds = data
+    weights, shifts, lengths, offsets, masks = data
     afterstate = np.uint64(afterstate)
     n_pat = lengths.shape[0]
     base = 0
-    if thresholds.shape[0] > 0:
-        base = stage_of(afterstate, thresholds) * offsets[n_pat]
+    if masks.shape[0] > 0:
+        base = stage_of(afterstate, masks) * offsets[n_pat]
     v = 0.0
     for p in range(n_pat):
         length = lengths[p]
@@ -155,6 +177,67 @@ def add_at_tc(
         tc_a[i] += abs_err
 
 
+#: A stage threshold: tile exponents, largest first (``(14,)`` is 16384, ``(14, 13)`` is 16384
+#: and 8192 on the board together).
+Stage = tuple[int, ...]
+
+#: Largest exponent a threshold may name: the features cannot tell tiles above 32768 apart.
+MAX_STAGE_EXPONENT = 15
+
+
+def _one_stage(item: int | str | Sequence[int]) -> Stage:
+    if isinstance(item, str):
+        try:
+            exps = [int(x) for x in item.split("+")]
+        except ValueError:
+            raise UsageError(
+                f"stage {item!r}: expected exponents joined by '+', like 14 or 14+13"
+            ) from None
+    elif isinstance(item, (int, np.integer)):
+        exps = [int(item)]
+    else:
+        exps = [int(x) for x in item]
+    if not exps or any(not 1 <= e <= MAX_STAGE_EXPONENT for e in exps):
+        raise UsageError(f"stage {item!r}: exponents must be in 1..{MAX_STAGE_EXPONENT}")
+    if len(set(exps)) != len(exps):
+        raise UsageError(f"stage {item!r} names a tile twice")
+    return tuple(sorted(exps, reverse=True))
+
+
+def parse_stages(spec: str | Sequence[int | str | Sequence[int]]) -> tuple[Stage, ...]:
+    """Stage thresholds from ``"14,14+13"`` (commas or spaces between thresholds, ``+`` inside
+    a combination) or a sequence of ints, ``"a+b"`` strings and exponent lists (the form of
+    model files); they must increase (each reached only after the one before).
+
+    Raises:
+        UsageError: bad exponents, a tile named twice, or thresholds out of order.
+    """
+    items = spec.replace(",", " ").split() if isinstance(spec, str) else list(spec)
+    stages = tuple(_one_stage(item) for item in items)
+    masks = [stage_mask(s) for s in stages]
+    if any(a >= b for a, b in itertools.pairwise(masks)):
+        raise UsageError(
+            f"stage thresholds {format_stages(stages)} must increase (e.g. 14,14+13,15)"
+        )
+    return stages
+
+
+def stage_mask(stage: Stage) -> int:
+    """The threshold's tile-presence mask: bit ``e`` for each exponent ``e``."""
+    return sum(1 << e for e in stage)
+
+
+def format_stages(stages: Sequence[Stage]) -> str:
+    """The ``--stages`` text of thresholds (``"14,14+13"``); inverse of :func:`parse_stages`."""
+    return ",".join("+".join(str(e) for e in s) for s in stages)
+
+
+def stages_to_json(stages: Sequence[Stage]) -> list[int | list[int]]:
+    """Thresholds as model files store them: an int for one tile, a list for a combination
+    (files with single-tile stages stay readable by older boardai versions)."""
+    return [s[0] if len(s) == 1 else list(s) for s in stages]
+
+
 def shift_table(patterns: Sequence[Pattern]) -> tuple[np.ndarray, np.ndarray]:
     """Per (pattern, symmetry) row ``8 * p + i``, the bit shift of each cell; and the lengths.
 
@@ -179,14 +262,15 @@ class NTupleNetwork:
 
     Args:
         patterns: tuples of cell indices 0..15.
-        stages: increasing exponents where a new stage starts (empty: one stage).
+        stages: increasing thresholds where a new stage starts (empty: one stage), in any form
+            :func:`parse_stages` reads: ``(14,)``, ``"14,14+13"``, ``[14, [14, 13]]``.
         weights: the flat table (zeros of the right size when None).
     """
 
     def __init__(
         self,
         patterns: Sequence[Sequence[int]],
-        stages: Sequence[int] = (),
+        stages: str | Sequence[int | str | Sequence[int]] = (),
         weights: np.ndarray | None = None,
     ) -> None:
         self.patterns: tuple[Pattern, ...] = tuple(tuple(int(c) for c in p) for p in patterns)
@@ -195,17 +279,11 @@ class NTupleNetwork:
         for p in self.patterns:
             if not p or len(set(p)) != len(p) or not all(0 <= c < 16 for c in p):
                 raise UsageError(f"pattern {p} must list distinct cells 0..15")
-        self.stages: tuple[int, ...] = tuple(int(s) for s in stages)
-        if any(not 1 <= s <= 17 for s in self.stages) or list(self.stages) != sorted(
-            set(self.stages)
-        ):
-            raise UsageError(
-                f"stage thresholds {self.stages} must be increasing exponents in 1..17"
-            )
+        self.stages: tuple[Stage, ...] = parse_stages(stages)
         sizes = [VALUES_PER_CELL ** len(p) for p in self.patterns]
         self.offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
         self.shifts, self.lengths = shift_table(self.patterns)
-        self.thresholds = np.array(self.stages, np.int64)
+        self.stage_masks = np.array([stage_mask(s) for s in self.stages], np.int64)
         total = self.n_stages * int(self.offsets[-1])
         if weights is None:
             weights = np.zeros(total, np.float32)
@@ -217,7 +295,9 @@ class NTupleNetwork:
 
     @classmethod
     def create(
-        cls, patterns: str | Sequence[Sequence[int]], stages: Sequence[int] = ()
+        cls,
+        patterns: str | Sequence[Sequence[int]],
+        stages: str | Sequence[int | str | Sequence[int]] = (),
     ) -> NTupleNetwork:
         """A zero network from a pattern spec (``"4x6"``, ``"0123,4567"``) or cell tuples."""
         if isinstance(patterns, str):
@@ -236,7 +316,7 @@ class NTupleNetwork:
 
     def data(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The tuple the compiled functions take (shares this network's weight array)."""
-        return (self.weights, self.shifts, self.lengths, self.offsets, self.thresholds)
+        return (self.weights, self.shifts, self.lengths, self.offsets, self.stage_masks)
 
     def fill(self, value: float) -> None:
         """Set every weight so that every board is worth ``value`` (optimistic start)."""
@@ -254,7 +334,7 @@ class NTupleNetwork:
 
     def __repr__(self) -> str:
         names = ",".join("".join(f"{c:x}" for c in p) for p in self.patterns)
-        return f"NTupleNetwork({names!r}, stages={self.stages})"
+        return f"NTupleNetwork({names!r}, stages={format_stages(self.stages)!r})"
 
 
 @njit

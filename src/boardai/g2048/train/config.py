@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from boardai.g2048.train.episodes import METHODS
+from boardai.learn.ntuple import Stage, parse_stages, stages_to_json
 
 
 @dataclass
@@ -15,8 +16,10 @@ class TrainConfig:
 
     patterns: str = "4x6"
     """Pattern set name (seed004, 4x6, 8x6, 2x4+2x6) or hex cell lists like ``0123,4567``."""
-    stages: tuple[int, ...] = ()
-    """Multi-stage: exponents where a new set of weights starts (``(14,)``: from 16384 up)."""
+    stages: tuple[Stage, ...] = ()
+    """Multi-stage: thresholds where a new set of weights starts, tiles largest first
+    (``((14,), (14, 13))``: from 16384 up, and from 16384 with 8192 up); ints, ``"14+13"``
+    strings and ``"14,14+13"`` are read too."""
     method: str = "backward"
     """``backward`` (seed 004: update from the end of each episode), ``backward-greedy`` (seed
     004 to the letter: re-choose the next move with current weights), or ``online``."""
@@ -46,7 +49,7 @@ class TrainConfig:
     """Free-form notes kept in the model file."""
 
     def __post_init__(self) -> None:
-        self.stages = tuple(int(s) for s in self.stages)
+        self.stages = parse_stages(self.stages)
         if self.method not in METHODS:
             raise ValueError(f"method must be one of {', '.join(METHODS)}, got {self.method!r}")
         if not self.alpha > 0:
@@ -73,7 +76,7 @@ class TrainConfig:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready fields."""
         d = dataclasses.asdict(self)
-        d["stages"] = list(self.stages)
+        d["stages"] = stages_to_json(self.stages)
         return d
 
     @classmethod
