@@ -88,3 +88,16 @@ def test_seed000_net_equals_concatenated_action_input() -> None:
         onehot[:, a] = 1
         h = torch.cat([f, onehot], 1) @ w.T + net.board_in.bias
         torch.testing.assert_close(net.head(h).squeeze(-1), q[:, a])
+
+
+def test_seed000_forward_action_equals_gathered_forward() -> None:
+    torch.manual_seed(0)
+    net = Seed000QNet(hidden1=32, hidden2=16)
+    x = torch.randint(0, 12, (9, 4, 4)).to(torch.uint8)
+    a = torch.tensor([0, 1, 2, 3, 3, 2, 1, 0, 2])
+    full = net(x).gather(1, a.unsqueeze(1)).squeeze(1)
+    torch.testing.assert_close(net.forward_action(x, a), full)
+    # and its gradient is the same as through the full forward pass
+    g1 = torch.autograd.grad(net.forward_action(x, a).sum(), net.action_in)[0]
+    g2 = torch.autograd.grad(full.sum(), net.action_in)[0]
+    torch.testing.assert_close(g1, g2)

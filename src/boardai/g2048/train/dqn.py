@@ -459,7 +459,11 @@ class DQNTrainer:
     def _step(self, s: np.ndarray, a: Any, y: Any) -> float:
         import torch
 
-        q = self.forward(self.net, s).gather(1, a.unsqueeze(1)).squeeze(1)
+        forward_action = getattr(self.net, "forward_action", None)
+        if forward_action is not None:  # Q(s, a) nets: score only the taken action
+            q = forward_action(self.encode(s), a).float()
+        else:
+            q = self.forward(self.net, s).gather(1, a.unsqueeze(1)).squeeze(1)
         loss = self._loss(q, y)
         self.opt.zero_grad(set_to_none=True)
         loss.backward()
