@@ -215,3 +215,32 @@ def test_bench_env_command_runs(capsys: pytest.CaptureFixture[str]) -> None:
     )
     out = capsys.readouterr().out
     assert '"vector_exponents_steps_per_s"' in out and '"single_make_random_steps_per_s"' in out
+
+
+def _random_boards(n: int, seed: int) -> list[np.uint64]:
+    """Packed ``hi == 0`` boards with few distinct tiles (equal neighbours and full boards
+    are common), plus the empty and the full board."""
+    rng = np.random.default_rng(seed)
+    boards = [np.uint64(0), np.uint64(0x1212_2121_1212_2121)]
+    for _ in range(n):
+        cells = rng.integers(0, rng.integers(2, 17), 16)
+        if rng.random() < 0.5:
+            cells[cells == 0] = rng.integers(1, 4)
+        boards.append(np.uint64(sum(int(e) << (4 * i) for i, e in enumerate(cells))))
+    return boards
+
+
+def test_fast_mask_and_spawn_kernels_match_the_engine() -> None:
+    from boardai.g2048 import env_core as C
+    from boardai.g2048 import kernels as K
+
+    mask = np.zeros(4, np.int8)
+    rng = np.random.default_rng(3)
+    for b in _random_boards(3000, 7):
+        n = C.write_mask(b, np.uint64(0), mask)
+        expected = K.legal_mask(b, np.uint64(0))
+        assert [int(m) for m in mask] == [(expected >> a) & 1 for a in range(4)]
+        assert n == bin(expected).count("1")
+        bits = np.uint64(int(rng.integers(0, 2**62)) * 4 + 3)
+        for p4 in (0.0, 0.1, 1.0):
+            assert C._spawn_fast(b, bits, p4) == K.spawn(b, bits, p4)

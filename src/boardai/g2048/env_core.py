@@ -8,6 +8,7 @@ as one float64 array (:func:`make_config`), so one compiled signature serves eve
 from __future__ import annotations
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from boardai._jit import njit
 from boardai.g2048 import kernels as K
@@ -45,10 +46,56 @@ def make_config(
     return cfg
 
 
+_LOW = np.uint64(0x1111_1111_1111_1111)  # bit 0 of every nibble
+_COLS_012 = np.uint64(0x0111_0111_0111_0111)  # cells with a right neighbour
+_ROWS_012 = np.uint64(0x0000_1111_1111_1111)  # cells with a neighbour below
+
+
+@njit
+def _nonzero(b: np.uint64) -> np.uint64:
+    """Bit 4i set where nibble i of ``b`` is not zero."""
+    x = b | (b >> np.uint64(1))
+    return (x | (x >> np.uint64(2))) & _LOW
+
+
+@njit
+def _legal_bits(b: np.uint64) -> tuple[bool, bool, bool, bool]:
+    """(up, right, down, left) legal on a board with ``hi == 0``, branch-free: a move is legal
+    when a tile has an empty cell on that side or two neighbours along it are equal (cell i's
+    right neighbour is nibble i + 1, the one below it nibble i + 4; left and up go towards
+    nibble 0, as :data:`boardai.g2048.kernels.LEFT_TABLE` does)."""
+    nz = _nonzero(b)
+    empty = ~nz & _LOW
+    h_pair = ~_nonzero(b ^ (b >> np.uint64(4))) & nz & _COLS_012
+    v_pair = ~_nonzero(b ^ (b >> np.uint64(16))) & nz & _ROWS_012
+    left = ((empty & (nz >> np.uint64(4)) & _COLS_012) | h_pair) != 0
+    right = ((nz & (empty >> np.uint64(4)) & _COLS_012) | h_pair) != 0
+    up = ((empty & (nz >> np.uint64(16)) & _ROWS_012) | v_pair) != 0
+    down = ((nz & (empty >> np.uint64(16)) & _ROWS_012) | v_pair) != 0
+    return up, right, down, left
+
+
+@njit
+def _spawn_fast(b: np.uint64, bits: np.uint64, p4: float) -> np.uint64:
+    """:func:`boardai.g2048.kernels.spawn` (same cell, same tile) without its loop over the
+    16 cells: drop the k lowest empty-cell bits, then the lowest one left is the cell."""
+    empty = ~_nonzero(b) & _LOW
+    if empty == 0:
+        return b
+    # popcount of the nibble flags; 16 empties wrap to 0, and only the empty board has 16
+    n = np.uint64(16) if b == 0 else (empty * _LOW) >> np.uint64(60)
+    k = ((bits >> np.uint64(32)) * n) >> np.uint64(32)
+    four = np.float64(bits & np.uint64(0xFFFF_FFFF)) < p4 * 4294967296.0
+    exponent = np.uint64(2) if four else np.uint64(1)
+    for _ in range(k):
+        empty &= empty - np.uint64(1)
+    return b | (exponent << np.uint64(trailing_zeros(empty)))  # type: ignore[call-arg]
+
+
 @njit
 def _spawn(lo: np.uint64, hi: np.uint64, bits: np.uint64, p4: float) -> np.uint64:
     if hi == 0:
-        return K.spawn(lo, bits, p4)
+        return _spawn_fast(lo, bits, p4)
     empties = K.empty_mask(lo, hi)
     n = 0
     for i in range(16):
@@ -76,37 +123,75 @@ def _after(lo: np.uint64, hi: np.uint64, action: np.int64) -> tuple[np.uint64, n
 
 
 @njit
-def write_mask(lo: np.uint64, hi: np.uint64, mask: np.ndarray) -> int:
-    """Kernel: fill ``mask`` (int8, 4) with the legal actions; return how many there are."""
-    n = 0
+def _legal4(lo: np.uint64, hi: np.uint64) -> tuple[bool, bool, bool, bool]:
+    """(up, right, down, left) legal: bit tricks when ``hi == 0``, else four slides."""
+    if hi == 0:
+        return _legal_bits(lo)
+    legal = [False, False, False, False]
     for a in range(4):
         lo2, hi2, _ = _after(lo, hi, a)
-        legal = lo2 != lo or hi2 != hi
-        mask[a] = 1 if legal else 0
-        n += 1 if legal else 0
-    return n
+        legal[a] = lo2 != lo or hi2 != hi
+    return legal[K.UP], legal[K.RIGHT], legal[K.DOWN], legal[K.LEFT]
 
 
 @njit
-def reset_board(state: np.ndarray, cfg: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> None:
-    """Kernel: a start board drawn from ``state[RNG]``; writes ``obs`` and ``mask``."""
-    b, rng = K.start_board(state[RNG], np.int64(cfg[START_TILES]), cfg[START_P4])
-    state[LO], state[HI], state[RNG] = b, np.uint64(0), rng
-    write_mask(b, np.uint64(0), mask)
-    O.write_observation(np.int64(cfg[OBS]), b, np.uint64(0), np.int64(cfg[PLANES]), obs)
+def write_mask(lo: np.uint64, hi: np.uint64, mask: np.ndarray) -> int:
+    """Kernel: fill ``mask`` (int8, 4) with the legal actions; return how many there are."""
+    up, right, down, left = _legal4(lo, hi)
+    mask[K.UP], mask[K.RIGHT], mask[K.DOWN], mask[K.LEFT] = up, right, down, left
+    return int(up) + int(right) + int(down) + int(left)
 
 
 @njit
-def step_board(
-    state: np.ndarray, action: np.int64, cfg: np.ndarray, obs: np.ndarray, mask: np.ndarray
+def _write_row(
+    kind: np.int64, lo: np.uint64, hi: np.uint64, planes: np.int64, obs: np.ndarray, i: np.int64
+) -> None:
+    """Observation of board ``(lo, hi)`` into row ``i`` of the flat ``(N, size)`` ``obs``:
+    exponents and one-hot planes written in place for ``hi == 0`` boards, the rest through
+    :func:`boardai.g2048.observations.write_observation`."""
+    if hi == 0 and kind == O.EXPONENTS:
+        for j in range(16):
+            obs[i, j] = (lo >> np.uint64(4 * j)) & np.uint64(0xF)
+    elif hi == 0 and kind == O.ONEHOT:
+        obs[i, : 16 * planes] = 0
+        top = planes - 1
+        for j in range(16):
+            e = np.int64((lo >> np.uint64(4 * j)) & np.uint64(0xF))
+            obs[i, 16 * min(e, top) + j] = 1
+    else:
+        O.write_observation(kind, lo, hi, planes, obs[i])
+
+
+@njit
+def reset_row(
+    states: np.ndarray, i: np.int64, cfg: np.ndarray, obs: np.ndarray, masks: np.ndarray
+) -> None:
+    """Kernel: board ``i`` of ``states`` ``(N, 3)`` gets a start board drawn from its rng;
+    writes row ``i`` of ``obs`` (flat ``(N, size)``) and of ``masks`` ``(N, 4)``."""
+    b, rng = K.start_board(states[i, RNG], np.int64(cfg[START_TILES]), cfg[START_P4])
+    states[i, LO], states[i, HI], states[i, RNG] = b, np.uint64(0), rng
+    up, right, down, left = _legal4(b, np.uint64(0))
+    masks[i, K.UP], masks[i, K.RIGHT], masks[i, K.DOWN], masks[i, K.LEFT] = up, right, down, left
+    _write_row(np.int64(cfg[OBS]), b, np.uint64(0), np.int64(cfg[PLANES]), obs, i)
+
+
+@njit
+def step_row(
+    states: np.ndarray,
+    i: np.int64,
+    action: np.int64,
+    cfg: np.ndarray,
+    obs: np.ndarray,
+    masks: np.ndarray,
 ) -> tuple[float, np.int64, bool, bool]:
-    """Kernel: play ``action``; returns (reward, score gain, moved, terminated).
+    """Kernel: play ``action`` on board ``i``; returns (reward, score gain, moved, terminated).
 
     An illegal action leaves the board as it is (no spawn) and gives ``-cfg[INVALID_PENALTY]``;
-    it ends the episode when ``cfg[TERMINATE_INVALID]`` is set. ``obs`` and ``mask`` are
-    rewritten only when the board changed.
+    it ends the episode when ``cfg[TERMINATE_INVALID]`` is set. Row ``i`` of ``obs`` and
+    ``masks`` is rewritten only when the board changed. (Rows, not per-board array views,
+    keep the vector env's loop free of view bookkeeping.)
     """
-    lo, hi = state[LO], state[HI]
+    lo, hi = states[i, LO], states[i, HI]
     lo2, hi2, gain = _after(lo, hi, action)
     if lo2 == lo and hi2 == hi:
         return -cfg[INVALID_PENALTY], np.int64(0), False, cfg[TERMINATE_INVALID] != 0.0
@@ -115,12 +200,29 @@ def step_board(
         reward = np.float64(gain)
     else:
         reward = np.float64(R.log2_reward(lo, hi, lo2, hi2, action))
-    rng, bits = K.splitmix64(state[RNG])
+    rng, bits = K.splitmix64(states[i, RNG])
     lo3 = _spawn(lo2, hi2, bits, cfg[P4])
-    state[LO], state[HI], state[RNG] = lo3, hi2, rng
+    states[i, LO], states[i, HI], states[i, RNG] = lo3, hi2, rng
     if kind == R.SHAPED:
         reward += R.tile_bonus(lo3, hi2, cfg[BONUS512], cfg[BONUS1024], cfg[BONUS2048])
         reward -= cfg[MOVE_PENALTY]
-    n_legal = write_mask(lo3, hi2, mask)
-    O.write_observation(np.int64(cfg[OBS]), lo3, hi2, np.int64(cfg[PLANES]), obs)
-    return reward, gain, True, n_legal == 0
+    up, right, down, left = _legal4(lo3, hi2)
+    masks[i, K.UP], masks[i, K.RIGHT], masks[i, K.DOWN], masks[i, K.LEFT] = up, right, down, left
+    _write_row(np.int64(cfg[OBS]), lo3, hi2, np.int64(cfg[PLANES]), obs, i)
+    return reward, gain, True, not (up or right or down or left)
+
+
+@njit
+def reset_board(state: np.ndarray, cfg: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> None:
+    """Kernel: :func:`reset_row` for one board: ``state`` (3,), ``obs`` flat, ``mask`` (4,)."""
+    reset_row(state.reshape(1, 3), 0, cfg, obs.reshape(1, obs.size), mask.reshape(1, 4))
+
+
+@njit
+def step_board(
+    state: np.ndarray, action: np.int64, cfg: np.ndarray, obs: np.ndarray, mask: np.ndarray
+) -> tuple[float, np.int64, bool, bool]:
+    """Kernel: :func:`step_row` for one board: ``state`` (3,), ``obs`` flat, ``mask`` (4,)."""
+    return step_row(
+        state.reshape(1, 3), 0, action, cfg, obs.reshape(1, obs.size), mask.reshape(1, 4)
+    )

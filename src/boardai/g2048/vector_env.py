@@ -49,7 +49,7 @@ def _step_all(
 ) -> None:
     for i in range(states.shape[0]):
         if pending[i]:
-            C.reset_board(states[i], cfg, obs[i], masks[i])
+            C.reset_row(states, i, cfg, obs, masks)
             rewards[i] = 0.0
             terminated[i] = False
             truncated[i] = False
@@ -57,7 +57,7 @@ def _step_all(
             scores[i] = 0
             pending[i] = False
             continue
-        reward, gain, _, done = C.step_board(states[i], actions[i], cfg, obs[i], masks[i])
+        reward, gain, _, done = C.step_row(states, i, actions[i], cfg, obs, masks)
         steps[i] += 1
         scores[i] += gain
         rewards[i] = reward
@@ -69,7 +69,7 @@ def _step_all(
 @njit
 def _reset_all(states: np.ndarray, cfg: np.ndarray, obs: np.ndarray, masks: np.ndarray) -> None:
     for i in range(states.shape[0]):
-        C.reset_board(states[i], cfg, obs[i], masks[i])
+        C.reset_row(states, i, cfg, obs, masks)
 
 
 class Game2048VectorEnv(gym.vector.VectorEnv):
