@@ -18,6 +18,7 @@ double DQN, Huber loss, decaying epsilon).
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
@@ -30,6 +31,9 @@ from boardai.atomic import atomic_write
 from boardai.errors import ModelFileError
 from boardai.othello.board import Board
 from boardai.othello.env import observe
+from boardai.othello.evaluation import WPC, WPC_WEIGHTS, best_one_ply
+from boardai.othello.kernels import START_BLACK, START_WHITE
+from boardai.othello.train.dqn_data import Replay, expand_batch, planes, transform
 
 FORMAT = "boardai-othello-dqn"
 
@@ -40,15 +44,18 @@ class DQNConfig:
 
     Attributes:
         preset: the preset these values started from.
-        net: ``fc`` (seed 002) or ``conv``.
-        hidden: units of the hidden layer (fc) or channels (conv).
+        net: ``fc`` (seed 002: one hidden layer on the board), ``mlp`` (``layers`` hidden
+            layers on the three input planes) or ``conv`` (a residual CNN).
+        hidden: units of each hidden layer (fc, mlp) or channels (conv).
+        layers: hidden layers (mlp).
         blocks: residual blocks (conv).
         lr: learning rate.
+        lr_end: learning rate at the last game (linear decay); 0 keeps ``lr`` throughout.
         optimizer: ``rmsprop`` or ``adam``.
         gamma: discount of the bootstrap value.
         replay: transitions kept in replay memory.
         batch: minibatch size.
-        train_every: plies between gradient steps.
+        train_every: plies (summed over the games played at once) between gradient steps.
         start: transitions stored before learning starts.
         epsilon_start: exploration at the start (decays linearly to epsilon_end).
         epsilon_end: exploration after ``epsilon_decay`` games.
@@ -57,6 +64,11 @@ class DQNConfig:
         all_moves: store every legal move of each turn (seed 002), not only the one played.
         double: double DQN targets.
         huber: Huber loss instead of squared error.
+        symmetries: learn each sample in a random one of the board's 8 symmetric images.
+        mc_mix: weight of the game's final result in the target of a move actually played
+            (0: pure bootstrap, 1: Monte Carlo).
+        parallel: self-play games played at once (their Q values in one forward pass).
+        sparring: share of self-play games in which one side (either colour) is ``wpc``.
         games: self-play games in all.
         seed: seeds torch and the self-play rng.
         eval_every: games between matches against ``wpc`` and ``random`` (and checkpoints).
@@ -66,8 +78,10 @@ class DQNConfig:
     preset: str = "seed002"
     net: str = "fc"
     hidden: int = 64
+    layers: int = 1
     blocks: int = 0
     lr: float = 1e-3
+    lr_end: float = 0.0
     optimizer: str = "rmsprop"
     gamma: float = 0.99
     replay: int = 10_000
@@ -81,6 +95,10 @@ class DQNConfig:
     all_moves: bool = True
     double: bool = False
     huber: bool = False
+    symmetries: bool = False
+    mc_mix: float = 0.0
+    parallel: int = 1
+    sparring: float = 0.0
     games: int = 2000
     seed: int = 0
     eval_every: int = 500
@@ -90,25 +108,30 @@ class DQNConfig:
 PRESETS: dict[str, dict[str, Any]] = {
     "seed002": {},
     "strong": {
-        "net": "conv",
-        "hidden": 64,
-        "blocks": 4,
-        "lr": 3e-4,
+        "net": "mlp",
+        "hidden": 512,
+        "layers": 2,
+        "lr": 1e-3,
+        "lr_end": 1e-4,
         "optimizer": "adam",
         "gamma": 1.0,
-        "replay": 200_000,
-        "batch": 256,
-        "train_every": 4,
-        "start": 5000,
-        "epsilon_start": 0.5,
+        "replay": 400_000,
+        "batch": 512,
+        "train_every": 16,
+        "start": 20_000,
+        "epsilon_start": 0.3,
         "epsilon_end": 0.05,
-        "epsilon_decay": 20_000,
-        "target_every": 2000,
-        "all_moves": False,
+        "epsilon_decay": 10_000,
+        "target_every": 500,
+        "all_moves": True,
         "double": True,
         "huber": True,
-        "games": 50_000,
-        "eval_every": 2000,
+        "symmetries": True,
+        "mc_mix": 0.3,
+        "parallel": 64,
+        "games": 30_000,
+        "eval_every": 1000,
+        "eval_games": 400,
     },
 }
 
@@ -142,6 +165,13 @@ def build_net(config: DQNConfig) -> Any:
 
         return FC()
 
+    if config.net == "mlp":
+        sizes = [3 * 64] + [config.hidden] * config.layers
+        hidden: list[nn.Module] = []
+        for a, b in itertools.pairwise(sizes):
+            hidden += [nn.Linear(a, b), nn.ReLU()]
+        return nn.Sequential(nn.Flatten(), *hidden, nn.Linear(sizes[-1], 65))
+
     class Block(nn.Module):
         def __init__(self, c: int) -> None:
             super().__init__()
@@ -173,47 +203,22 @@ def masked_argmax(q: np.ndarray, mask: np.ndarray) -> int:
     return int(np.where(mask > 0, q, -np.inf).argmax())
 
 
-class Replay:
-    """A ring buffer of transitions (obs, action, reward, done, next obs, next mask)."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.n = 0
-        self.i = 0
-        self.obs = np.zeros((size, 3, 8, 8), np.uint8)
-        self.next_obs = np.zeros((size, 3, 8, 8), np.uint8)
-        self.next_mask = np.zeros((size, 65), np.bool_)
-        self.action = np.zeros(size, np.int64)
-        self.reward = np.zeros(size, np.float32)
-        self.done = np.zeros(size, np.bool_)
-
-    def add(
-        self,
-        obs: np.ndarray,
-        action: int,
-        reward: float,
-        done: bool,
-        next_obs: np.ndarray,
-        next_mask: np.ndarray,
-    ) -> None:
-        i = self.i
-        self.obs[i], self.action[i], self.reward[i], self.done[i] = obs, action, reward, done
-        self.next_obs[i], self.next_mask[i] = next_obs, next_mask
-        self.i = (i + 1) % self.size
-        self.n = min(self.n + 1, self.size)
-
-    def sample(self, rng: np.random.Generator, k: int) -> np.ndarray:
-        return rng.integers(self.n, size=k)
-
-
-def save_checkpoint(path: str | Path, net: Any, config: DQNConfig, meta: dict[str, Any]) -> None:
-    """Write the network, its config and ``meta`` atomically (a torch file)."""
+def save_checkpoint(
+    path: str | Path,
+    net: Any,
+    config: DQNConfig,
+    meta: dict[str, Any],
+    opt_state: dict[str, Any] | None = None,
+) -> None:
+    """Write the network, its config, ``meta`` and the optimizer state (for resuming)
+    atomically (a torch file)."""
     import torch
 
+    data = {"format": FORMAT, "config": asdict(config), "state": net.state_dict(), "meta": meta}
+    if opt_state is not None:
+        data["opt"] = opt_state
     with atomic_write(path, "wb") as f:
-        torch.save(
-            {"format": FORMAT, "config": asdict(config), "state": net.state_dict(), "meta": meta}, f
-        )
+        torch.save(data, f)
 
 
 def load_checkpoint(path: str | Path) -> tuple[Any, DQNConfig, dict[str, Any]]:
@@ -251,13 +256,83 @@ def q_values(net: Any, boards: list[Board]) -> np.ndarray:
         return net(x).numpy()
 
 
+class SelfPlay:
+    """``config.parallel`` self-play games advanced together, one ply each per :meth:`step`.
+
+    Every ply stores its transitions (every legal move's, or the played one's) in ``replay``;
+    when a game ends, its played moves get their final results (for ``mc_mix``).
+    """
+
+    def __init__(self, config: DQNConfig, replay: Replay, rng: np.random.Generator) -> None:
+        self.config, self.replay, self.rng = config, replay, rng
+        k = config.parallel
+        self.P = np.full(k, START_BLACK, np.uint64)
+        self.O = np.full(k, START_WHITE, np.uint64)
+        self.ply = np.zeros(k, np.int64)
+        self.wpc_side = np.full(k, -1, np.int64)  # ply parity on which wpc moves, -1: none
+        self.played: list[list[int]] = [[] for _ in range(k)]
+        self.wpc_state = np.uint64(config.seed + 1)
+        for i in range(k):
+            self._reset(i)
+
+    def _reset(self, i: int) -> None:
+        self.P[i], self.O[i], self.ply[i] = START_BLACK, START_WHITE, 0
+        self.played[i] = []
+        sparring = self.rng.random() < self.config.sparring
+        self.wpc_side[i] = int(self.rng.integers(2)) if sparring else -1
+
+    def step(self, q_fn: Callable[[np.ndarray], np.ndarray], eps: float) -> int:
+        """Play one ply in every game (``q_fn`` maps planes to Q values); returns the number
+        of games that ended (and restarted)."""
+        kids = expand_batch(self.P, self.O)
+        k, start, count = len(self.P), kids.start[:-1], np.diff(kids.start)
+        q = q_fn(planes(self.P, self.O, kids.legal))
+        qa = q[kids.owner, kids.action]
+        best = np.maximum.reduceat(qa, start)
+        first = np.flatnonzero(qa >= best[kids.owner])
+        greedy = first[np.unique(kids.owner[first], return_index=True)[1]]
+        randoms = start + (self.rng.random(k) * count).astype(np.int64)
+        chosen = np.where(self.rng.random(k) < eps, randoms, greedy)
+        for i in np.flatnonzero((self.wpc_side == self.ply % 2) & (self.rng.random(k) >= eps)):
+            self.wpc_state, a = best_one_ply(
+                self.P[i], self.O[i], WPC, WPC_WEIGHTS, np.uint64(self.wpc_state)
+            )
+            seg = kids.action[start[i] : start[i] + count[i]]
+            chosen[i] = start[i] + int(np.searchsorted(seg, a))
+        rows = np.arange(len(kids.owner)) if self.config.all_moves else chosen
+        o = kids.owner[rows]
+        boards = np.stack(
+            [self.P[o], self.O[o], kids.legal[o], kids.P[rows], kids.O[rows], kids.L[rows]], 1
+        )
+        serial = self.replay.add(boards, kids.action[rows], kids.reward[rows], kids.done[rows])
+        played = serial[chosen] if self.config.all_moves else serial
+        ended = 0
+        for i in range(k):
+            self.played[i].append(int(played[i]))
+            c = chosen[i]
+            self.P[i], self.O[i] = kids.P[c], kids.O[c]
+            self.ply[i] += 1
+            if kids.done[c]:
+                # the last mover's result, sign flipped for each ply further back
+                n = len(self.played[i])
+                ret = kids.reward[c] * (-1.0) ** np.arange(n - 1, -1, -1)
+                self.replay.set_returns(np.array(self.played[i]), ret.astype(np.float32))
+                self._reset(i)
+                ended += 1
+        return ended
+
+
 def train(
     config: DQNConfig,
     out: str | Path,
     resume: bool = False,
     on_progress: Callable[[int, dict[str, Any] | None], None] | None = None,
 ) -> dict[str, Any]:
-    """Self-play DQN training; checkpoints and evaluations every ``eval_every`` games."""
+    """Self-play DQN training; checkpoints and evaluations every ``eval_every`` games.
+
+    The checkpoint with the best score against ``wpc`` so far is also kept, beside ``out`` as
+    ``NAME.best.pt``.
+    """
     import torch
     import torch.nn.functional as F
 
@@ -269,40 +344,73 @@ def train(
     net = build_net(config)
     done_games = 0
     history: list[dict[str, Any]] = []
+    best_path = Path(out).with_suffix(".best.pt")
+    opt_cls = torch.optim.RMSprop if config.optimizer == "rmsprop" else torch.optim.Adam
+    opt = opt_cls(net.parameters(), lr=config.lr)
+    steps = 0
     if resume and Path(out).exists():
         old, _, saved = load_checkpoint(out)
         net.load_state_dict(old.state_dict())
         done_games = int(saved.get("games", 0))
+        steps = int(saved.get("updates", 0))
         history = list(saved.get("evals", []))
         rng = np.random.default_rng([config.seed, done_games])
+        state = torch.load(out, map_location="cpu", weights_only=True).get("opt")
+        if state is not None:
+            opt.load_state_dict(state)
+    best_score = max((e["score_vs_wpc"] for e in history), default=-1.0)
     target = build_net(config)
     target.load_state_dict(net.state_dict())
-    opt_cls = torch.optim.RMSprop if config.optimizer == "rmsprop" else torch.optim.Adam
-    opt = opt_cls(net.parameters(), lr=config.lr)
     replay = Replay(config.replay)
-    steps = 0
+    games = SelfPlay(config, replay, rng)
     plies = 0
+    owed = 0  # plies not yet paid for with a gradient step
     t0 = time.perf_counter()
+    c0 = time.process_time()
+    seconds0 = float(saved.get("seconds", 0.0)) if resume and done_games else 0.0
+    cpu0 = float(saved.get("cpu_seconds", 0.0)) if resume and done_games else 0.0
 
     def meta() -> dict[str, Any]:
-        return {"games": done_games, "evals": history, "seconds": time.perf_counter() - t0}
+        return {
+            "games": done_games,
+            "updates": steps,
+            "plies": plies,
+            "evals": history,
+            "seconds": seconds0 + time.perf_counter() - t0,
+            "cpu_seconds": cpu0 + time.process_time() - c0,
+        }
+
+    def save(path: str | Path) -> None:
+        save_checkpoint(path, net, config, meta(), opt.state_dict())
+
+    def q_fn(x: np.ndarray) -> np.ndarray:
+        with torch.no_grad():
+            return net(torch.from_numpy(x).view(-1, 3, 8, 8)).numpy()
 
     def learn() -> None:
         nonlocal steps
         idx = replay.sample(rng, config.batch)
-        obs = torch.from_numpy(replay.obs[idx].astype(np.float32))
-        nxt = torch.from_numpy(replay.next_obs[idx].astype(np.float32))
-        mask = torch.from_numpy(replay.next_mask[idx])
+        b = replay.boards[idx]
+        obs, nxt = planes(b[:, 0], b[:, 1], b[:, 2]), planes(b[:, 3], b[:, 4], b[:, 5])
+        action, done = replay.action[idx], replay.done[idx]
+        if config.symmetries:
+            k = rng.integers(8, size=len(idx))
+            obs, action = transform(obs, action, k)
+            nxt, _ = transform(nxt, action, k)
+        mask = np.concatenate([nxt[:, 2] > 0, ((b[:, 5] == 0) & ~done)[:, None]], 1)
+        obs_t = torch.from_numpy(obs).view(-1, 3, 8, 8)
+        nxt_t = torch.from_numpy(nxt).view(-1, 3, 8, 8)
+        mask_t = torch.from_numpy(mask)
         with torch.no_grad():
-            q_next = target(nxt)
-            if config.double:
-                pick = net(nxt).masked_fill(~mask, -1e9).argmax(1, keepdim=True)
-                best = q_next.gather(1, pick).squeeze(1)
-            else:
-                best = q_next.masked_fill(~mask, -1e9).max(1).values
-            done = torch.from_numpy(replay.done[idx])
-            y = torch.where(done, torch.from_numpy(replay.reward[idx]), -config.gamma * best)
-        q = net(obs).gather(1, torch.from_numpy(replay.action[idx]).unsqueeze(1)).squeeze(1)
+            q_next = target(nxt_t)
+            chooser = net(nxt_t) if config.double else q_next
+            pick = chooser.masked_fill(~mask_t, -1e9).argmax(1, keepdim=True)
+            boot = (-config.gamma * q_next.gather(1, pick).squeeze(1)).clamp(-1.0, 1.0)
+            y = torch.where(torch.from_numpy(done), torch.from_numpy(replay.reward[idx]), boot)
+            if config.mc_mix > 0:
+                mixed = (1 - config.mc_mix) * y + config.mc_mix * torch.from_numpy(replay.ret[idx])
+                y = torch.where(torch.from_numpy(replay.has_ret[idx]), mixed, y)
+        q = net(obs_t).gather(1, torch.from_numpy(action).unsqueeze(1)).squeeze(1)
         loss = F.smooth_l1_loss(q, y) if config.huber else F.mse_loss(q, y)
         opt.zero_grad()
         loss.backward()
@@ -311,54 +419,55 @@ def train(
         if steps % config.target_every == 0:
             target.load_state_dict(net.state_dict())
 
-    def store(board: Board, action: int) -> None:
-        after = board.play(action)
-        end = after.is_terminal()
-        reward = float(after.result(board.to_move)) if end else 0.0
-        replay.add(observe(board), action, reward, end, observe(after), after.action_mask() > 0)
+    def evaluate() -> dict[str, Any]:
+        save(out)
+        spec = f"dqn:model={out}"
+        vs_wpc = play_match(spec, "wpc", config.eval_games, epsilon=0.1, seed=done_games)
+        vs_random = play_match(spec, "random", config.eval_games, seed=done_games)
+        return {
+            "games": done_games,
+            "score_vs_wpc": vs_wpc.score,
+            "se_vs_wpc": vs_wpc.score_se,
+            "win_rate_vs_random": vs_random.wins / vs_random.games,
+            "score_vs_random": vs_random.score,
+            "eval_games": config.eval_games,
+            "updates": steps,
+            "seconds": seconds0 + time.perf_counter() - t0,
+        }
 
     try:
         while done_games < config.games:
             frac = min(1.0, done_games / max(1, config.epsilon_decay))
             eps = config.epsilon_start + frac * (config.epsilon_end - config.epsilon_start)
-            board = Board.initial()
-            while not board.is_terminal():
-                legal = board.legal_actions()
-                if config.all_moves:
-                    for a in legal:
-                        store(board, a)
-                if rng.random() < eps:
-                    action = legal[int(rng.integers(len(legal)))]
-                else:
-                    action = masked_argmax(q_values(net, [board])[0], board.action_mask())
-                if not config.all_moves:
-                    store(board, action)
-                board = board.play(action)
-                plies += 1
-                if replay.n >= max(config.start, config.batch) and plies % config.train_every == 0:
+            if config.lr_end > 0:
+                lr = config.lr + min(1.0, done_games / config.games) * (config.lr_end - config.lr)
+                for group in opt.param_groups:
+                    group["lr"] = lr
+            ended = games.step(q_fn, eps)
+            plies += config.parallel
+            owed += config.parallel
+            if replay.n >= max(config.start, config.batch):
+                while owed >= config.train_every:
                     learn()
-            done_games += 1
-            ev = None
-            if done_games % config.eval_every == 0 or done_games == config.games:
-                save_checkpoint(out, net, config, meta())
-                spec = f"dqn:model={out}"
-                vs_wpc = play_match(spec, "wpc", config.eval_games, epsilon=0.1, seed=done_games)
-                vs_random = play_match(spec, "random", config.eval_games, seed=done_games)
-                ev = {
-                    "games": done_games,
-                    "score_vs_wpc": vs_wpc.score,
-                    "se_vs_wpc": vs_wpc.score_se,
-                    "win_rate_vs_random": vs_random.wins / vs_random.games,
-                    "score_vs_random": vs_random.score,
-                    "eval_games": config.eval_games,
-                    "seconds": time.perf_counter() - t0,
-                }
-                history.append(ev)
-                save_checkpoint(out, net, config, meta())
-            if on_progress is not None:
-                on_progress(done_games, ev)
+                    owed -= config.train_every
+            else:
+                owed = 0
+            for _ in range(ended):
+                done_games += 1
+                ev = None
+                if done_games % config.eval_every == 0 or done_games == config.games:
+                    ev = evaluate()
+                    history.append(ev)
+                    save(out)
+                    if ev["score_vs_wpc"] > best_score:
+                        best_score = ev["score_vs_wpc"]
+                        save(best_path)
+                if on_progress is not None:
+                    on_progress(done_games, ev)
+                if done_games >= config.games:
+                    break
     except KeyboardInterrupt:
-        save_checkpoint(out, net, config, meta())
+        save(out)
         raise
-    save_checkpoint(out, net, config, meta())
+    save(out)
     return meta()
