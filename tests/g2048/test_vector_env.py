@@ -52,7 +52,11 @@ def test_vector_env_spaces_and_bad_actions() -> None:
     obs, _ = envs.reset(seed=1)
     assert obs in envs.observation_space
     assert envs.action_masks().dtype == bool
+    before = envs.board_states()
     with pytest.raises(ValueError):
         envs.step(np.array([0, 1, 4]))
+    with pytest.raises(ValueError):
+        envs.step(np.array([-1, 1, 2]))
+    np.testing.assert_array_equal(envs.board_states(), before)  # a bad batch moves nothing
     with pytest.raises(ValueError):
         Game2048VectorEnv(num_envs=2, reward=lambda *a: 0.0)

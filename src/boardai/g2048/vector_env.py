@@ -46,7 +46,11 @@ def _step_all(
     scores: np.ndarray,
     pending: np.ndarray,
     max_steps: np.int64,
-) -> None:
+) -> bool:
+    """Step every board; returns False, changing nothing, if an action is outside 0..3."""
+    for i in range(states.shape[0]):
+        if actions[i] < 0 or actions[i] > 3:
+            return False
     for i in range(states.shape[0]):
         if pending[i]:
             C.reset_row(states, i, cfg, obs, masks)
@@ -64,6 +68,7 @@ def _step_all(
         terminated[i] = done
         truncated[i] = (not done) and max_steps > 0 and steps[i] >= max_steps
         pending[i] = terminated[i] or truncated[i]
+    return True
 
 
 @njit
@@ -158,13 +163,12 @@ class Game2048VectorEnv(gym.vector.VectorEnv):
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every board (boards whose episode ended last step reset instead)."""
         acts = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
-        if acts.min() < 0 or acts.max() > 3:
-            raise ValueError("actions must be in 0..3")
-        _step_all(
+        if not _step_all(
             self._states, acts, self._cfg, self._obs_flat, self._masks, self._rewards,
             self._terminated, self._truncated, self._steps, self._scores, self._pending,
             self._max_steps,
-        )  # fmt: skip
+        ):  # fmt: skip
+            raise ValueError("actions must be in 0..3")
         return (
             self._obs.copy(),
             self._rewards.copy(),
