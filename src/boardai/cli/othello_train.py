@@ -62,7 +62,12 @@ def register(app: Any) -> None:
             "boardai othello match --black dqn:model=runs/othello/dqn.pt --white random"
         ),
     )
-    d.add_argument("--out", required=True, metavar="FILE", help="checkpoint file (.pt)")
+    d.add_argument(
+        "--out",
+        required=True,
+        metavar="FILE",
+        help="checkpoint file (.pt); the best one against wpc so far is kept as FILE.best.pt",
+    )
     d.add_argument("--preset", choices=["seed002", "strong"], default="seed002", help="preset")
     d.add_argument("--games", type=positive_int, default=None, help="self-play games in all")
     d.add_argument("--lr", type=float, default=None, help="learning rate (default: the preset's)")
