@@ -10,10 +10,21 @@ were its own), the target is the negamax one: the next position belongs to the o
     y = -gamma * max_a' Q_target(s', a')  otherwise (a' over the opponent's legal actions)
 
 (seed 002 gave 1 for a win and 0 for anything else; the ±1 form is the zero-sum choice).
+For a move actually played, ``mc_mix`` blends in the game's final result ``z`` (from the
+mover's view): ``y = (1 - mc_mix) * y + mc_mix * z``. Bootstrapped values are clipped to
+[-1, 1]; with ``double`` the online network picks a' and the target network values it.
+
+Self-play runs ``parallel`` games at once: one compiled call expands every child of every
+board (:mod:`boardai.othello.train.dqn_data`) and one forward pass gives all their Q values.
+The replay keeps bitboards; each sampled transition can be seen in a random one of the 8
+board symmetries (``symmetries``), so the network learns every image of every position.
 
 Presets: ``seed002`` (seed 002's network: one hidden layer of 64 units on the 8x8 board,
-RMSProp, every legal move stored) and ``strong`` (a small residual CNN over 3 planes, Adam,
-double DQN, Huber loss, decaying epsilon).
+RMSProp, every legal move stored, one game at a time) and ``strong``, built for one CPU
+core: an MLP (2 x 512) over the 3 input planes, Adam with a decaying learning rate, every
+legal move stored, symmetries, double DQN, Huber loss, final results mixed into the played
+moves' targets, 64 games at once, decaying epsilon, and a share of games against ``wpc``
+(``sparring``) besides self-play.
 """
 
 from __future__ import annotations
@@ -121,15 +132,16 @@ PRESETS: dict[str, dict[str, Any]] = {
         "start": 20_000,
         "epsilon_start": 0.3,
         "epsilon_end": 0.05,
-        "epsilon_decay": 10_000,
-        "target_every": 500,
+        "epsilon_decay": 8_000,
+        "target_every": 100,
         "all_moves": True,
         "double": True,
         "huber": True,
         "symmetries": True,
-        "mc_mix": 0.3,
+        "mc_mix": 0.5,
         "parallel": 64,
-        "games": 30_000,
+        "sparring": 0.25,
+        "games": 14_000,
         "eval_every": 1000,
         "eval_games": 400,
     },
@@ -293,12 +305,12 @@ class SelfPlay:
         greedy = first[np.unique(kids.owner[first], return_index=True)[1]]
         randoms = start + (self.rng.random(k) * count).astype(np.int64)
         chosen = np.where(self.rng.random(k) < eps, randoms, greedy)
-        for i in np.flatnonzero((self.wpc_side == self.ply % 2) & (self.rng.random(k) >= eps)):
+        for w in np.flatnonzero((self.wpc_side == self.ply % 2) & (self.rng.random(k) >= eps)):
             self.wpc_state, a = best_one_ply(
-                self.P[i], self.O[i], WPC, WPC_WEIGHTS, np.uint64(self.wpc_state)
+                self.P[w], self.O[w], WPC, WPC_WEIGHTS, np.uint64(self.wpc_state)
             )
-            seg = kids.action[start[i] : start[i] + count[i]]
-            chosen[i] = start[i] + int(np.searchsorted(seg, a))
+            seg = kids.action[start[w] : start[w] + count[w]]
+            chosen[w] = start[w] + int(np.searchsorted(seg, a))
         rows = np.arange(len(kids.owner)) if self.config.all_moves else chosen
         o = kids.owner[rows]
         boards = np.stack(

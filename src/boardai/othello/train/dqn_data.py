@@ -67,7 +67,7 @@ class Children(NamedTuple):
 
 
 @njit
-def _expand(P: np.ndarray, O: np.ndarray) -> tuple:  # type: ignore[type-arg]
+def _expand(P: np.ndarray, O: np.ndarray) -> tuple[np.ndarray, ...]:
     n = P.shape[0]
     legal = np.empty(n, np.uint64)
     start = np.zeros(n + 1, np.int64)
