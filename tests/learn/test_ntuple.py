@@ -183,3 +183,16 @@ def test_optimistic_fill_and_sizes() -> None:
 def test_bad_networks(patterns, stages) -> None:
     with pytest.raises(UsageError):
         NTupleNetwork(patterns, stages)
+
+
+@settings(max_examples=50, deadline=None)
+@given(boards())
+def test_images_are_the_isomorphisms(board: Board) -> None:
+    """Image i holds in cell c the board's cell isomorphisms()[i][c]."""
+    from boardai.learn.ntuple import images
+    from boardai.learn.patterns import isomorphisms
+
+    cells = [min(e, 15) for e in board.exponents()]
+    for image, iso in zip(images(_features(board)), isomorphisms(), strict=True):
+        got = [(int(image) >> (4 * c)) & 0xF for c in range(16)]
+        assert got == [cells[iso[c]] for c in range(16)]

@@ -4,9 +4,10 @@ The value of a board is the sum, over every pattern and each of the 8 symmetric 
 board, of one weight: the entry of that pattern's table indexed by the pattern's cells read as
 base-16 digits, the first cell the lowest digit (``sum_j exponent(cell_j) * 16**j``). So a
 network of ``P`` patterns makes ``8 * P`` lookups per evaluation (:attr:`NTupleNetwork.n_lookups`).
-Each (pattern, symmetry) pair has its precomputed list of cell shifts (:func:`shift_table`), so
-a lookup is a few shift-and-mask steps on the packed board, then one memory access. (Reading the
-8 symmetric boards once and patterns as runs of cells was tried and was slower in numba.)
+An evaluation first makes the 8 symmetric images of the board with a few bit operations
+(:func:`images`: a transpose, two mirrors, four flips); a pattern then reads the same cells of
+every image, as runs of consecutive cells (:func:`run_table`: ``012345`` is one run, ``012456``
+two), so a lookup is one or two shift-and-mask steps and one memory access.
 
 Features saturate: a cell holding 32768 or more (exponent >= 15) reads as 15. The board itself
 stays exact (the engine keeps 65536 and 131072); only the network cannot tell those apart from
@@ -29,7 +30,7 @@ between the board's tile-presence mask (bit e set when a tile 2^e is on the boar
 True
 
 The compiled functions take the network as a tuple ``data`` (:meth:`NTupleNetwork.data`):
-``(weights, shifts, lengths, offsets, stage_masks)``. :func:`evaluate` has the signature the
+``(weights, runs, n_runs, offsets, stage_masks)``. :func:`evaluate` has the signature the
 expectimax search expects of a leaf evaluation: ``evaluate(afterstate: uint64, data) -> float``.
 
 >>> net = NTupleNetwork.create("4x6")
@@ -46,15 +47,81 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from boardai._jit import njit
 from boardai.errors import UsageError
-from boardai.learn.patterns import Pattern, isomorphisms, parse_patterns
+from boardai.g2048.kernels import transpose
+from boardai.learn.patterns import Pattern, parse_patterns
 
 _NIB = np.uint64(0xF)
 
 #: Weight entries per cell value: exponents 0..15 (15 also stands for every larger tile).
 VALUES_PER_CELL = 16
+
+
+def _borrow(typingctx: Any, arr: Any) -> Any:
+    """A view of the array ``arr`` that holds no reference to its memory (null meminfo).
+
+    Numba counts references to every array passed between compiled functions with atomic
+    instructions (``lock inc`` / ``lock dec``, about 75 per training move here), and each one
+    also waits for the weight loads in flight, which is what a memory-bound loop cannot
+    afford; counting on a borrowed view is a null test. Borrow only arrays that outlive every
+    use of the view: the arguments of the compiled function that borrows them.
+    """
+    if not isinstance(arr, types.Array):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        view = context.make_array(arr)(context, builder, value=args[0])
+        view.meminfo = cgutils.get_null_value(view.meminfo.type)
+        return view._getvalue()
+
+    return arr(arr), codegen
+
+
+#: :func:`_borrow` as a compiled intrinsic: ``view = borrow(array)``.
+borrow: Any = intrinsic(_borrow)
+
+
+def _prefetch(typingctx: Any, arr: Any, index: Any) -> Any:
+    """Ask the CPU to start loading ``arr[index]`` into its caches, and go on (``prefetcht0``;
+    no bounds check, no effect on results). For entries needed a little later, so their
+    memory latency overlaps other work."""
+    if not isinstance(arr, types.Array) or not isinstance(index, types.Integer):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        array_type = signature.args[0]
+        view = context.make_array(array_type)(context, builder, value=args[0])
+        ptr = cgutils.get_item_pointer(
+            context, builder, array_type, view, [args[1]], wraparound=False
+        )
+        i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
+        fn = cgutils.get_or_insert_function(
+            builder.module,
+            ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
+            "llvm.prefetch." + i8p.intrinsic_name,  # p0 (opaque pointers) or p0i8 (older)
+        )
+        # read, keep in all cache levels, data cache
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return types.none(arr, index), codegen
+
+
+#: :func:`_prefetch` as a compiled intrinsic: ``prefetch(array, index)``.
+prefetch: Any = intrinsic(_prefetch)
+
+
+@njit
+def borrow_data(data: Any) -> Any:
+    """``data`` with every array :func:`borrow`-ed (for the hot loops that take ``data``)."""
+    weights, runs, n_runs, offsets, masks = data
+    return (borrow(weights), borrow(runs), borrow(n_runs), borrow(offsets), borrow(masks))
 
 
 @njit
@@ -92,45 +159,119 @@ def stage_of(board: np.uint64, masks: np.ndarray) -> int:
     return s
 
 
+_ROW_LO_NIBS = np.uint64(0x000F_000F_000F_000F)
+
+
+@njit(inline="always")
+def _mirror(b: np.uint64) -> np.uint64:
+    """Left-right mirror: cell (r, c) goes to (r, 3 - c)."""
+    return (
+        ((b & _ROW_LO_NIBS) << np.uint64(12))
+        | ((b & (_ROW_LO_NIBS << np.uint64(4))) << np.uint64(4))
+        | ((b >> np.uint64(4)) & (_ROW_LO_NIBS << np.uint64(4)))
+        | ((b >> np.uint64(12)) & _ROW_LO_NIBS)
+    )
+
+
+@njit(inline="always")
+def _flip(b: np.uint64) -> np.uint64:
+    """Up-down flip: cell (r, c) goes to (3 - r, c)."""
+    return (
+        (b << np.uint64(48))
+        | ((b & np.uint64(0xFFFF_0000)) << np.uint64(16))
+        | ((b >> np.uint64(16)) & np.uint64(0xFFFF_0000))
+        | (b >> np.uint64(48))
+    )
+
+
+@njit(inline="always")
+def images(b: np.uint64) -> tuple[np.uint64, ...]:
+    """The 8 symmetric images of a board: image ``i`` holds in cell ``c`` the board's cell
+    :func:`~boardai.learn.patterns.isomorphisms` ``[i][c]``, so a pattern read on image ``i`` is
+    that pattern seen through
+    symmetry ``i``."""
+    b = np.uint64(b)
+    t = transpose(b)
+    m = _mirror(b)
+    tm = _mirror(t)
+    return (b, _flip(t), _flip(m), tm, m, _flip(tm), _flip(b), t)
+
+
+@njit(inline="always")
+def _indices(im: tuple[np.uint64, ...], runs: np.ndarray, p: int, n: int) -> tuple[np.int64, ...]:
+    """Table indices of pattern ``p`` (``n`` runs) on the 8 images, one run at a time from the
+    highest digits down (a chain, so the compiler keeps it in registers)."""
+    b0, b1, b2, b3, b4, b5, b6, b7 = im
+    i0 = i1 = i2 = i3 = i4 = i5 = i6 = i7 = np.uint64(0)
+    for r in range(n):
+        src, mask, width = runs[p, r, 0], runs[p, r, 1], runs[p, r, 2]
+        i0 = (i0 << width) | ((b0 >> src) & mask)
+        i1 = (i1 << width) | ((b1 >> src) & mask)
+        i2 = (i2 << width) | ((b2 >> src) & mask)
+        i3 = (i3 << width) | ((b3 >> src) & mask)
+        i4 = (i4 << width) | ((b4 >> src) & mask)
+        i5 = (i5 << width) | ((b5 >> src) & mask)
+        i6 = (i6 << width) | ((b6 >> src) & mask)
+        i7 = (i7 << width) | ((b7 >> src) & mask)
+    return (
+        np.int64(i0),
+        np.int64(i1),
+        np.int64(i2),
+        np.int64(i3),
+        np.int64(i4),
+        np.int64(i5),
+        np.int64(i6),
+        np.int64(i7),
+    )
+
+
 @njit
 def lookup_indices(board: np.uint64, data: Any, out: np.ndarray) -> None:
-    """Write the ``8 * P`` weight indices of a feature board into ``out`` (stage included)."""
-    _, shifts, lengths, offsets, masks = data
+    """Write the ``8 * P`` weight indices of a feature board into ``out`` (stage included):
+    ``out[8 * p + i]`` is pattern ``p`` seen through symmetry ``i``."""
+    _, runs, n_runs, offsets, masks = data
     board = np.uint64(board)
-    n_pat = lengths.shape[0]
+    n_pat = n_runs.shape[0]
     base = 0
     if masks.shape[0] > 0:
         base = stage_of(board, masks) * offsets[n_pat]
+    im = images(board)
     for p in range(n_pat):
-        length = lengths[p]
         start = base + offsets[p]
-        for i in range(8):
-            row = 8 * p + i
-            idx = np.uint64(0)
-            for j in range(length):
-                idx |= ((board >> shifts[row, j]) & _NIB) << np.uint64(4 * j)
-            out[row] = start + np.int64(idx)
+        i0, i1, i2, i3, i4, i5, i6, i7 = _indices(im, runs, p, n_runs[p])
+        k = 8 * p
+        out[k] = start + i0
+        out[k + 1] = start + i1
+        out[k + 2] = start + i2
+        out[k + 3] = start + i3
+        out[k + 4] = start + i4
+        out[k + 5] = start + i5
+        out[k + 6] = start + i6
+        out[k + 7] = start + i7
 
 
 @njit
 def evaluate(afterstate: np.uint64, data: Any) -> float:
     """Value of a feature board (for most boards the packed board itself): the sum of lookups."""
-    weights, shifts, lengths, offsets, masks = data
+    weights, runs, n_runs, offsets, masks = data
     afterstate = np.uint64(afterstate)
-    n_pat = lengths.shape[0]
+    n_pat = n_runs.shape[0]
     base = 0
     if masks.shape[0] > 0:
         base = stage_of(afterstate, masks) * offsets[n_pat]
+    im = images(afterstate)
     v = 0.0
     for p in range(n_pat):
-        length = lengths[p]
         start = base + offsets[p]
-        for i in range(8):
-            row = 8 * p + i
-            idx = np.uint64(0)
-            for j in range(length):
-                idx |= ((afterstate >> shifts[row, j]) & _NIB) << np.uint64(4 * j)
-            v += weights[start + np.int64(idx)]
+        i0, i1, i2, i3, i4, i5, i6, i7 = _indices(im, runs, p, n_runs[p])
+        v += weights[start + i0]
+        v += weights[start + i1]
+        v += weights[start + i2]
+        v += weights[start + i3]
+        v += weights[start + i4]
+        v += weights[start + i5]
+        v += weights[start + i6]
+        v += weights[start + i7]
     return v
 
 
@@ -238,20 +379,30 @@ def stages_to_json(stages: Sequence[Stage]) -> list[int | list[int]]:
     return [s[0] if len(s) == 1 else list(s) for s in stages]
 
 
-def shift_table(patterns: Sequence[Pattern]) -> tuple[np.ndarray, np.ndarray]:
-    """Per (pattern, symmetry) row ``8 * p + i``, the bit shift of each cell; and the lengths.
+def run_table(patterns: Sequence[Pattern]) -> tuple[np.ndarray, np.ndarray]:
+    """Each pattern as runs of consecutive cells, from its last cells (highest digits) to its
+    first, ``runs[p, r] = (source shift, mask, width)``; and the number of runs of each
+    pattern. The index of a pattern on an image is built run by run as
+    ``index = (index << width) | ((image >> source) & mask)``.
 
-    Row ``8 * p + i`` reads pattern ``p`` through symmetry ``i`` of
-    :func:`~boardai.learn.patterns.isomorphisms`: its j-th cell is board cell ``iso[cell_j]``.
+    >>> runs, n = run_table([(0, 1, 2, 4, 5, 6)])  # cells 456 are digits 3..5, cells 012 0..2
+    >>> n.tolist(), runs[0, :2].tolist()
+    ([2], [[16, 4095, 12], [0, 4095, 12]])
     """
-    isos = isomorphisms()
-    kmax = max(len(p) for p in patterns)
-    shifts = np.zeros((8 * len(patterns), kmax), np.uint64)
-    for p, pattern in enumerate(patterns):
-        for i, iso in enumerate(isos):
-            for j, cell in enumerate(pattern):
-                shifts[8 * p + i, j] = 4 * iso[cell]
-    return shifts, np.array([len(p) for p in patterns], np.int64)
+    split = []
+    for pattern in patterns:
+        pattern_runs: list[list[int]] = []  # [first cell, length]
+        for cell in pattern:
+            if pattern_runs and cell == sum(pattern_runs[-1]):
+                pattern_runs[-1][1] += 1
+            else:
+                pattern_runs.append([cell, 1])
+        split.append(pattern_runs[::-1])
+    runs = np.zeros((len(patterns), max(len(r) for r in split), 3), np.uint64)
+    for p, pattern_runs in enumerate(split):
+        for r, (cell, length) in enumerate(pattern_runs):
+            runs[p, r] = (4 * cell, (1 << (4 * length)) - 1, 4 * length)
+    return runs, np.array([len(r) for r in split], np.int64)
 
 
 class NTupleNetwork:
@@ -282,7 +433,7 @@ class NTupleNetwork:
         self.stages: tuple[Stage, ...] = parse_stages(stages)
         sizes = [VALUES_PER_CELL ** len(p) for p in self.patterns]
         self.offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-        self.shifts, self.lengths = shift_table(self.patterns)
+        self.runs, self.n_runs = run_table(self.patterns)
         self.stage_masks = np.array([stage_mask(s) for s in self.stages], np.int64)
         total = self.n_stages * int(self.offsets[-1])
         if weights is None:
@@ -316,7 +467,7 @@ class NTupleNetwork:
 
     def data(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The tuple the compiled functions take (shares this network's weight array)."""
-        return (self.weights, self.shifts, self.lengths, self.offsets, self.stage_masks)
+        return (self.weights, self.runs, self.n_runs, self.offsets, self.stage_masks)
 
     def fill(self, value: float) -> None:
         """Set every weight so that every board is worth ``value`` (optimistic start)."""

@@ -32,7 +32,17 @@ import numpy as np
 
 from boardai._jit import njit
 from boardai.g2048.kernels import max_exponent, move, spawn, start_board
-from boardai.learn.ntuple import add_at, add_at_tc, evaluate, feature_board, lookup_indices, sum_at
+from boardai.learn.ntuple import (
+    add_at,
+    add_at_tc,
+    borrow,
+    borrow_data,
+    evaluate,
+    feature_board,
+    lookup_indices,
+    prefetch,
+    sum_at,
+)
 from boardai.rng import seed_stream, splitmix64
 
 BACKWARD, BACKWARD_GREEDY, ONLINE = 0, 1, 2
@@ -92,23 +102,31 @@ def greedy_move(
 
 @njit
 def _learn(
-    board: np.uint64,
+    idx: np.ndarray,
     target: np.float64,
     data: Any,
     tc: Any,
     use_tc: bool,
     step_scale: np.float64,
-    idx: np.ndarray,
 ) -> float:
-    """Move the value of feature board ``board`` towards ``target``; return its new value."""
+    """Move the value of the board whose lookups are ``idx`` towards ``target``; return its
+    new value."""
     weights = data[0]
-    lookup_indices(board, data, idx)
     error = target - sum_at(weights, idx)
     if use_tc:
         add_at_tc(weights, tc[0], tc[1], idx, step_scale * error, error)
     else:
         add_at(weights, idx, step_scale * error)
     return sum_at(weights, idx)
+
+
+@njit
+def _fetch(board: np.uint64, data: Any, idx: np.ndarray) -> None:
+    """Write the lookups of ``board`` into ``idx`` and start loading their weights."""
+    lookup_indices(board, data, idx)
+    weights = data[0]
+    for k in range(idx.shape[0]):
+        prefetch(weights, idx[k])
 
 
 @njit
@@ -139,15 +157,20 @@ def train_episodes(
     max_exponents: np.ndarray,
     moves: np.ndarray,
     restarted: np.ndarray,
+    scratch: np.ndarray,
 ) -> None:
     """Play and learn from ``episodes`` (global episode numbers), in order.
 
     Writes per episode its score, largest exponent, moves and whether it was a restart.
+    ``scratch`` is room for the lookup indices of two boards (int64, ``(2, n_lookups)``).
     ``pool`` / ``pool_state`` ([count, next]) are the restart ring buffer, updated in place.
     Alpha for episode ``e`` is ``alpha * alpha_decay ** (e // alpha_every)``.
     """
-    n_lookups = data[1].shape[0]
-    idx = np.empty(n_lookups, np.int64)
+    n_lookups = 8 * data[2].shape[0]
+    data = borrow_data(data)
+    tc = (borrow(tc[0]), borrow(tc[1]))
+    idx = borrow(scratch[0])  # lookups of the afterstate being learnt
+    idx_next = borrow(scratch[1])  # of the one learnt next, fetched meanwhile
     cap = 4096
     after = np.empty(cap, np.uint64)  # feature boards of the afterstates played
     rewards = np.empty(cap, np.int64)
@@ -181,7 +204,8 @@ def train_episodes(
                 states_lo, states_hi = _grow(states_lo), _grow(states_hi)
             fb = feature_board(alo, ahi)
             if method == ONLINE and n > 0:
-                _learn(after[n - 1], q, data, tc, use_tc, step_scale, idx)
+                lookup_indices(after[n - 1], data, idx)
+                _learn(idx, q, data, tc, use_tc, step_scale)
             after[n] = fb
             rewards[n] = r
             states_lo[n] = lo
@@ -195,18 +219,23 @@ def train_episodes(
         if prev_q != prev_q:  # pragma: no cover - a NaN value means diverged weights
             raise FloatingPointError("n-tuple weights diverged (NaN): lower alpha")
         if n > 0:
+            lookup_indices(after[n - 1], data, idx)
             if method == ONLINE:
-                _learn(after[n - 1], 0.0, data, tc, use_tc, step_scale, idx)
+                _learn(idx, 0.0, data, tc, use_tc, step_scale)
             else:
-                values[n - 1] = _learn(after[n - 1], 0.0, data, tc, use_tc, step_scale, idx)
-                for t in range(n - 2, -1, -1):
-                    if method == BACKWARD_GREEDY:
+                for t in range(n - 1, -1, -1):
+                    if t > 0:  # the weights of afterstate t - 1 load while t learns
+                        _fetch(after[t - 1], data, idx_next)
+                    if t == n - 1:
+                        target = 0.0
+                    elif method == BACKWARD_GREEDY:
                         _, _, _, _, target = greedy_move(states_lo[t + 1], states_hi[t + 1], data)
                     elif lam == 0.0:
                         target = rewards[t + 1] + values[t + 1]
                     else:
                         target = _lambda_return(rewards, values, t, n, lam, horizon)
-                    values[t] = _learn(after[t], target, data, tc, use_tc, step_scale, idx)
+                    values[t] = _learn(idx, target, data, tc, use_tc, step_scale)
+                    idx, idx_next = idx_next, idx
         if fresh and restart_p > 0.0 and n >= 8:
             state, bits = splitmix64(state)
             late = n // 2 + np.int64(
@@ -260,6 +289,7 @@ def play_games(
     scores = np.zeros(n_games, np.int64)
     maxes = np.zeros(n_games, np.int64)
     moves = np.zeros(n_games, np.int64)
+    data = borrow_data(data)
     for k in range(n_games):
         state = seed_stream(seed, np.uint64(first + k))
         lo, state = start_board(state, 2, p4)

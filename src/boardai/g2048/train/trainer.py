@@ -207,6 +207,7 @@ class Trainer:
                 self.pool[j],
                 self.pool_state[j],
                 *out,
+                np.empty((2, self.network.n_lookups), np.int64),
             )
             scores[sel], maxes[sel], moves[sel], restarted[sel] = out
 
