@@ -276,6 +276,29 @@ def evaluate(afterstate: np.uint64, data: Any) -> float:
 
 
 @njit
+def prefetch_value(afterstate: np.uint64, data: Any) -> None:
+    """Start loading the weights :func:`evaluate` of this feature board will read."""
+    weights, runs, n_runs, offsets, masks = data
+    afterstate = np.uint64(afterstate)
+    n_pat = n_runs.shape[0]
+    base = 0
+    if masks.shape[0] > 0:
+        base = stage_of(afterstate, masks) * offsets[n_pat]
+    im = images(afterstate)
+    for p in range(n_pat):
+        start = base + offsets[p]
+        i0, i1, i2, i3, i4, i5, i6, i7 = _indices(im, runs, p, n_runs[p])
+        prefetch(weights, start + i0)
+        prefetch(weights, start + i1)
+        prefetch(weights, start + i2)
+        prefetch(weights, start + i3)
+        prefetch(weights, start + i4)
+        prefetch(weights, start + i5)
+        prefetch(weights, start + i6)
+        prefetch(weights, start + i7)
+
+
+@njit
 def sum_at(weights: np.ndarray, indices: np.ndarray) -> float:
     """Sum of ``weights`` at ``indices`` (the value of a board whose indices are known)."""
     v = 0.0

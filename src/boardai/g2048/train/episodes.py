@@ -41,6 +41,7 @@ from boardai.learn.ntuple import (
     feature_board,
     lookup_indices,
     prefetch,
+    prefetch_value,
     sum_at,
 )
 from boardai.rng import seed_stream, splitmix64
@@ -84,14 +85,21 @@ def _spawn_exact(lo: np.uint64, hi: np.uint64, bits: np.uint64, p4: float) -> np
 def greedy_move(
     lo: np.uint64, hi: np.uint64, data: Any
 ) -> tuple[int, np.uint64, np.uint64, int, float]:
-    """Greedy move by ``r + V(afterstate)``: (action or -1, after lo, after hi, reward, r + V)."""
+    """Greedy move by ``r + V(afterstate)``: (action or -1, after lo, after hi, reward, r + V).
+
+    The weights of all legal afterstates start loading before the first is evaluated, so their
+    memory latencies overlap."""
+    moves = (move(lo, hi, 0), move(lo, hi, 1), move(lo, hi, 2), move(lo, hi, 3))
+    for alo, ahi, _ in moves:
+        if alo != lo or ahi != hi:
+            prefetch_value(feature_board(alo, ahi), data)
     best_a = -1
     best_lo = lo
     best_hi = hi
     best_r = 0
     best_q = -np.inf
     for a in range(4):
-        alo, ahi, r = move(lo, hi, a)
+        alo, ahi, r = moves[a]
         if alo == lo and ahi == hi:
             continue
         q = r + evaluate(feature_board(alo, ahi), data)
