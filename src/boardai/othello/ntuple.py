@@ -133,7 +133,7 @@ def _line_placements(n: int) -> list[tuple[str, tuple[int, ...]]]:
 
 for _shape, (_h, _w) in _RECTS.items():
     TUPLE_SETS[f"all{_shape}"] = ",".join(_systematic(_rect_placements(_h, _w)))
-for _n in (3, 4):
+for _n in (2, 3, 4):
     TUPLE_SETS[f"all{_n}"] = ",".join(_systematic(_line_placements(_n)))
 
 
