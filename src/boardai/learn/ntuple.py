@@ -135,7 +135,7 @@ def feature_board(lo: np.uint64, hi: np.uint64) -> np.uint64:
     return lo
 
 
-@njit
+@njit(inline="always")
 def tile_presence(board: np.uint64) -> np.int64:
     """Bit ``e`` set when the feature board holds a tile of exponent ``e >= 1`` (2^e)."""
     m = np.int64(0)
@@ -144,7 +144,7 @@ def tile_presence(board: np.uint64) -> np.int64:
     return m & ~np.int64(1)
 
 
-@njit
+@njit(inline="always")
 def stage_of(board: np.uint64, masks: np.ndarray) -> int:
     """The stage of a feature board: how many thresholds (as :func:`stage_mask` masks) it
     reaches; a board reaches a mask when its tile-presence mask is at least as large."""
@@ -225,7 +225,7 @@ def _indices(im: tuple[np.uint64, ...], runs: np.ndarray, p: int, n: int) -> tup
     )
 
 
-@njit
+@njit(inline="always")
 def lookup_indices(board: np.uint64, data: Any, out: np.ndarray) -> None:
     """Write the ``8 * P`` weight indices of a feature board into ``out`` (stage included):
     ``out[8 * p + i]`` is pattern ``p`` seen through symmetry ``i``."""
@@ -250,7 +250,7 @@ def lookup_indices(board: np.uint64, data: Any, out: np.ndarray) -> None:
         out[k + 7] = start + i7
 
 
-@njit
+@njit(inline="always")
 def evaluate(afterstate: np.uint64, data: Any) -> float:
     """Value of a feature board (for most boards the packed board itself): the sum of lookups."""
     weights, runs, n_runs, offsets, masks = data
@@ -275,7 +275,7 @@ def evaluate(afterstate: np.uint64, data: Any) -> float:
     return v
 
 
-@njit
+@njit(inline="always")
 def prefetch_value(afterstate: np.uint64, data: Any) -> None:
     """Start loading the weights :func:`evaluate` of this feature board will read."""
     weights, runs, n_runs, offsets, masks = data
@@ -298,7 +298,7 @@ def prefetch_value(afterstate: np.uint64, data: Any) -> None:
         prefetch(weights, start + i7)
 
 
-@njit
+@njit(inline="always")
 def sum_at(weights: np.ndarray, indices: np.ndarray) -> float:
     """Sum of ``weights`` at ``indices`` (the value of a board whose indices are known)."""
     v = 0.0
@@ -307,7 +307,7 @@ def sum_at(weights: np.ndarray, indices: np.ndarray) -> float:
     return v
 
 
-@njit
+@njit(inline="always")
 def add_at(weights: np.ndarray, indices: np.ndarray, step: np.float64) -> None:
     """Add ``step`` to every looked-up entry (an entry looked up twice gets it twice)."""
     s = np.float32(step)
@@ -315,7 +315,7 @@ def add_at(weights: np.ndarray, indices: np.ndarray, step: np.float64) -> None:
         weights[indices[k]] += s
 
 
-@njit
+@njit(inline="always")
 def add_at_tc(
     weights: np.ndarray,
     tc_e: np.ndarray,

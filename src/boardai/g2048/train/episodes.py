@@ -81,7 +81,7 @@ def _spawn_exact(lo: np.uint64, hi: np.uint64, bits: np.uint64, p4: float) -> np
     return lo
 
 
-@njit
+@njit(inline="always")
 def greedy_move(
     lo: np.uint64, hi: np.uint64, data: Any
 ) -> tuple[int, np.uint64, np.uint64, int, float]:
@@ -108,7 +108,7 @@ def greedy_move(
     return best_a, best_lo, best_hi, best_r, best_q
 
 
-@njit
+@njit(inline="always")
 def _learn(
     idx: np.ndarray,
     target: np.float64,
@@ -128,7 +128,7 @@ def _learn(
     return sum_at(weights, idx)
 
 
-@njit
+@njit(inline="always")
 def _fetch(board: np.uint64, data: Any, idx: np.ndarray) -> None:
     """Write the lookups of ``board`` into ``idx`` and start loading their weights."""
     lookup_indices(board, data, idx)
