@@ -158,7 +158,7 @@ def test_update_tc_matches_a_plain_reference() -> None:
 
 
 def test_tc_run_resumes_and_learns(tmp_path: Path) -> None:
-    from boardai.othello.ntuple_file import load_tc
+    from boardai.othello.ntuple_file import load_arrays
     from boardai.othello.train.ntuple_trainer import NTupleConfig, train
 
     config = NTupleConfig(
@@ -169,9 +169,34 @@ def test_tc_run_resumes_and_learns(tmp_path: Path) -> None:
     train(config, tmp_path / "resumed.npz", resume=True)
     a, b = load_model(tmp_path / "straight.npz")[0], load_model(tmp_path / "resumed.npz")[0]
     assert np.array_equal(a.weights, b.weights)
-    tc = load_tc(tmp_path / "straight.npz")
-    assert tc is not None and (tc[1] > 0).sum() > 1000
+    arrays = load_arrays(tmp_path / "straight.npz")
+    tc = arrays["tc_e"], arrays["tc_a"]
+    assert (tc[1] > 0).sum() > 1000
     # Rates |E|/A fell below 1 where errors changed sign.
     seen = tc[1] > 0
     assert (np.abs(tc[0][seen]) / tc[1][seen]).mean() < 0.9
-    assert load_tc(tmp_path / "straight.npz") is not None
+    assert np.array_equal(load_arrays(tmp_path / "resumed.npz")["tc_a"], tc[1])
+
+
+def test_averaged_run_plays_the_average_and_resumes(tmp_path: Path) -> None:
+    from boardai.othello.ntuple_file import load_arrays
+    from boardai.othello.train.ntuple_trainer import NTupleConfig, train
+
+    config = NTupleConfig(
+        episodes=1500, tuples="small", alpha=0.01, average=1000, eval_every=500, eval_games=2
+    )
+    train(config, tmp_path / "straight.npz")
+    train(NTupleConfig(**{**config.__dict__, "episodes": 1000}), tmp_path / "resumed.npz")
+    train(config, tmp_path / "resumed.npz", resume=True)
+    for name in ("straight.npz", "resumed.npz"):
+        played = load_model(tmp_path / name)[0].weights
+        trained = load_arrays(tmp_path / name)["train_weights"]
+        if name == "straight.npz":
+            first = played, trained
+        else:
+            assert np.array_equal(played, first[0]) and np.array_equal(trained, first[1])
+    played, trained = first
+    # The average lags the trained weights: same direction, smaller, not equal.
+    assert not np.array_equal(played, trained)
+    assert 0.3 < np.abs(played).sum() / np.abs(trained).sum() < 1.0
+    assert np.corrcoef(played, trained)[0, 1] > 0.9

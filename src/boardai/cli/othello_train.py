@@ -40,6 +40,13 @@ def register(app: Any) -> None:
         action="store_true",
         help="temporal coherence: per-weight rates |E|/A times the scheduled alpha",
     )
+    p.add_argument(
+        "--average",
+        type=nonneg_int,
+        default=0,
+        metavar="GAMES",
+        help="play and save a moving average of the weights over about GAMES games (0: off)",
+    )
     p.add_argument("--epsilon", type=probability, default=0.1, help="exploration (default 0.1)")
     p.add_argument(
         "--no-learn-random",
@@ -134,6 +141,7 @@ def run_ntuple(args: argparse.Namespace) -> int:
         alpha_end=args.alpha_end,
         alpha_schedule=args.alpha_schedule,
         tc=args.tc,
+        average=args.average,
         epsilon=args.epsilon,
         learn_random=args.learn_random,
         seed=args.seed,

@@ -1,6 +1,7 @@
 """Othello n-tuple model files: a compressed ``.npz`` with the weights and a JSON metadata
 record (format, tuples, training episodes, options), written atomically; a run with temporal
-coherence also keeps its accumulators (``tc_e``, ``tc_a``) so that it can resume."""
+coherence keeps its accumulators (``tc_e``, ``tc_a``) and a run that plays the average of its
+weights keeps the weights it trains (``train_weights``), so that it can resume."""
 
 from __future__ import annotations
 
@@ -25,10 +26,10 @@ def save_network(
     path: str | os.PathLike[str],
     net: NTupleNetwork,
     meta: dict[str, Any] | None = None,
-    tc: tuple[np.ndarray, np.ndarray] | None = None,
+    arrays: dict[str, np.ndarray] | None = None,
 ) -> None:
-    """Write ``net``, ``meta`` (and the temporal coherence arrays ``tc``) to ``path``
-    atomically."""
+    """Write ``net``, ``meta`` and training state ``arrays`` (shaped like the weights) to
+    ``path`` atomically."""
     record = {
         **(meta or {}),
         "format": FORMAT,
@@ -36,9 +37,9 @@ def save_network(
         "boardai_version": __version__,
         "tuples": ",".join(net.names),
     }
-    arrays = {} if tc is None else {"tc_e": tc[0], "tc_a": tc[1]}
+    extra = {k: v for k, v in (arrays or {}).items() if v is not None}
     with atomic_write(path, "wb") as f:
-        np.savez_compressed(f, weights=net.weights, meta=np.array(json.dumps(record)), **arrays)
+        np.savez_compressed(f, weights=net.weights, meta=np.array(json.dumps(record)), **extra)
 
 
 def load_network(path: str | os.PathLike[str]) -> NTupleNetwork:
@@ -73,13 +74,16 @@ def load_model(path: str | os.PathLike[str]) -> tuple[NTupleNetwork, dict[str, A
     return net, meta
 
 
-def load_tc(path: str | os.PathLike[str]) -> tuple[np.ndarray, np.ndarray] | None:
-    """The temporal coherence arrays ``(E, A)`` of a model file, or None if it has none."""
+def load_arrays(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
+    """The training state arrays of a model file besides its weights (empty if none).
+
+    Raises:
+        ModelFileError: the file is not a model, or an array does not fit the weights.
+    """
     net = load_network(path)
     with np.load(Path(path), allow_pickle=False) as data:
-        if "tc_e" not in data.files:
-            return None
-        e, a = data["tc_e"], data["tc_a"]
-    if e.shape != net.weights.shape or a.shape != net.weights.shape:
-        raise ModelFileError(Path(path), "temporal coherence arrays do not fit the weights")
-    return e.astype(np.float32), a.astype(np.float32)
+        arrays = {k: data[k] for k in data.files if k not in ("weights", "meta")}
+    for k, v in arrays.items():
+        if v.shape != net.weights.shape:
+            raise ModelFileError(Path(path), f"array {k!r} does not fit the weights")
+    return {k: v.astype(np.float32) for k, v in arrays.items()}

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from boardai.othello.ntuple import NTupleNetwork
-from boardai.othello.ntuple_file import load_model, load_tc, save_network
+from boardai.othello.ntuple_file import load_arrays, load_model, save_network
 from boardai.othello.train.ntuple import train_episodes
 
 
@@ -30,6 +30,9 @@ class NTupleConfig:
             checkpoint to checkpoint; a decaying one settles.
         tc: temporal coherence: each weight's rate is ``alpha`` (after the schedule) times
             ``|E| / A`` of the errors that reached it (see ``update_tc``).
+        average: plays (evaluates and saves) an exponential moving average of the weights with
+            this time constant in games (0: the weights themselves); self-play wanders from
+            checkpoint to checkpoint and the average smooths it out.
         epsilon: probability of a random move during self-play.
         learn_random: also learn from the plies after random moves.
         seed: seeds the self-play rng.
@@ -43,6 +46,7 @@ class NTupleConfig:
     alpha_end: float | None = None
     alpha_schedule: str = "linear"
     tc: bool = False
+    average: int = 0
     epsilon: float = 0.1
     learn_random: bool = True
     seed: int = 0
@@ -93,20 +97,29 @@ def train(
     out = Path(out)
     done = 0
     history: list[dict[str, Any]] = []
+    arrays: dict[str, np.ndarray] = {}
     if resume and out.exists():
         net, saved = load_model(out)
         done = int(saved.get("episodes", 0))
         history = list(saved.get("evals", []))
         state = np.uint64(int(saved.get("rng_state", config.seed)))
-        tc = load_tc(out)
+        arrays = load_arrays(out)
     else:
         net = NTupleNetwork.create(config.tuples)
         state = np.uint64(np.random.SeedSequence(config.seed).generate_state(1, np.uint64)[0])
-        tc = None
-    if config.tc and tc is None:
-        tc = (np.zeros_like(net.weights), np.zeros_like(net.weights))
-    elif not config.tc:
-        tc = None
+    # ``net`` trains; ``played`` is what the file holds and the matches play.
+    played = net
+    if "train_weights" in arrays:
+        played = NTupleNetwork(net.names, net.squares, net.offsets, net.weights)
+        net = NTupleNetwork(net.names, net.squares, net.offsets, arrays["train_weights"])
+    if config.average and played is net:
+        played = NTupleNetwork(net.names, net.squares, net.offsets, net.weights.copy())
+    elif not config.average:
+        played = net
+    tc = None
+    if config.tc:
+        zeros = np.zeros_like(net.weights)
+        tc = (arrays.get("tc_e", zeros), arrays.get("tc_a", zeros.copy()))
 
     def meta() -> dict[str, Any]:
         return {
@@ -118,6 +131,12 @@ def train(
             "trainer": "td0-selfplay",
         }
 
+    def save(path: Path) -> None:
+        extra = {"tc_e": tc[0], "tc_a": tc[1]} if tc is not None else {}
+        if played is not net:
+            extra["train_weights"] = net.weights
+        save_network(path, played, meta(), extra)
+
     chunk = 500
     t0 = time.perf_counter()
     try:
@@ -128,9 +147,11 @@ def train(
             )
             state = np.uint64(state)
             done += n
+            if played is not net:
+                played.weights += (net.weights - played.weights) * min(1.0, n / config.average)
             ev = None
             if done % config.eval_every == 0 or done == config.episodes:
-                save_network(out, net, meta(), tc)
+                save(out)
                 r = play_match(
                     f"ntuple:model={out}", "wpc", config.eval_games, epsilon=0.1, seed=done
                 )
@@ -144,13 +165,13 @@ def train(
                 }
                 best = max((h["score_vs_wpc"] for h in history), default=-1.0)
                 history.append(ev)
-                save_network(out, net, meta(), tc)
+                save(out)
                 if r.score > best:  # keep the best network seen: self-play can drift
-                    save_network(best_path(out), net, meta(), tc)
+                    save(best_path(out))
             if on_progress is not None:
                 on_progress(done, ev)
     except KeyboardInterrupt:
-        save_network(out, net, meta(), tc)
+        save(out)
         raise
-    save_network(out, net, meta(), tc)
+    save(out)
     return meta()
