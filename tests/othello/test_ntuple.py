@@ -200,3 +200,6 @@ def test_averaged_run_plays_the_average_and_resumes(tmp_path: Path) -> None:
     assert not np.array_equal(played, trained)
     assert 0.3 < np.abs(played).sum() / np.abs(trained).sum() < 1.0
     assert np.corrcoef(played, trained)[0, 1] > 0.9
+    meta = load_model(tmp_path / "straight.npz")[1]
+    assert all("score_vs_wpc_trained" in e for e in meta["evals"])
+    assert (tmp_path / "straight.train.npz").exists()

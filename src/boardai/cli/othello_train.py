@@ -157,7 +157,11 @@ def run_ntuple(args: argparse.Namespace) -> int:
             if ev is not None:
                 score = f"{ev['score_vs_wpc']:.3f} ± {ev['se']:.3f}"
                 bar.update(task, score=score)
-                bar.console.print(f"{done:,} games: score vs wpc {score} ({ev['games']} games)")
+                trained = ev.get("score_vs_wpc_trained")
+                extra = "" if trained is None else f", trained weights {trained:.3f}"
+                bar.console.print(
+                    f"{done:,} games: score vs wpc {score} ({ev['games']} games{extra})"
+                )
 
         try:
             meta = train(config, args.out, args.resume, on_progress)

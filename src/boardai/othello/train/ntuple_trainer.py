@@ -74,6 +74,12 @@ def alpha_at(config: NTupleConfig, done: int) -> float:
     raise ValueError(f"unknown alpha schedule {config.alpha_schedule!r} (use {SCHEDULES})")
 
 
+def trained_path(out: str | Path) -> Path:
+    """Where a run with ``average`` writes its trained (not averaged) weights at each match."""
+    out = Path(out)
+    return out.with_name(out.stem + ".train" + out.suffix)
+
+
 def best_path(out: str | Path) -> Path:
     """Where the run keeps its best network so far (``nt.npz`` -> ``nt.best.npz``)."""
     out = Path(out)
@@ -163,6 +169,13 @@ def train(
                     "seconds": time.perf_counter() - t0,
                     "td_error": float(err),
                 }
+                if played is not net:  # the trained weights too, on the same games
+                    raw = trained_path(out)
+                    save_network(raw, net, meta())
+                    rr = play_match(
+                        f"ntuple:model={raw}", "wpc", config.eval_games, epsilon=0.1, seed=done
+                    )
+                    ev["score_vs_wpc_trained"] = rr.score
                 best = max((h["score_vs_wpc"] for h in history), default=-1.0)
                 history.append(ev)
                 save(out)
