@@ -10,6 +10,9 @@ compiled code, on ``threads`` Python threads at once (the kernels release the GI
 share one weight table and update it without locks (Hogwild, as multi-threaded TD programs
 do); thread ``j`` of ``T`` plays episodes ``start + j, start + j + T, ...``. With one thread a
 run is exactly reproducible, whatever the chunk sizes and however often it was resumed.
+Threads gain wall-clock time only on idle cores: where other sessions keep the cores busy,
+Linux's autogroup scheduler gives this process about the same CPU share whatever its number of
+threads (``Chunk.moves_per_cpu_second`` then shows the work per core is unchanged).
 """
 
 from __future__ import annotations
