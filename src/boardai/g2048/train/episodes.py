@@ -178,15 +178,17 @@ def train_episodes(
     """Play and learn from ``episodes`` (global episode numbers), in order.
 
     Writes per episode its score, largest exponent, moves and whether it was a restart.
-    ``scratch`` is room for the lookup indices of two boards (int64, ``(2, n_lookups)``).
+    ``scratch`` is room for the lookup indices of two boards (int64, ``(2, n_lookups + 16)``:
+    each row keeps 8 entries, a cache line, free on both sides, so threads never write to one
+    line).
     ``pool`` / ``pool_state`` ([count, next]) are the restart ring buffer, updated in place.
     Alpha for episode ``e`` is ``alpha * alpha_decay ** (e // alpha_every)``.
     """
     n_lookups = 8 * data[2].shape[0]
     data = borrow_data(data)
     tc = (borrow(tc[0]), borrow(tc[1]))
-    idx = borrow(scratch[0])  # lookups of the afterstate being learnt
-    idx_next = borrow(scratch[1])  # of the one learnt next, fetched meanwhile
+    idx = borrow(scratch[0, 8 : 8 + n_lookups])  # lookups of the afterstate being learnt
+    idx_next = borrow(scratch[1, 8 : 8 + n_lookups])  # of the one learnt next, fetched meanwhile
     cap = 4096
     after = np.empty(cap, np.uint64)  # feature boards of the afterstates played
     rewards = np.empty(cap, np.int64)

@@ -191,7 +191,8 @@ class Trainer:
 
         def work(j: int) -> None:
             sel = slice(j, n_episodes, threads)
-            episodes = np.arange(first, first + n_episodes, dtype=np.int64)[sel]
+            # contiguous, so every thread count runs the same compiled kernel
+            episodes = np.arange(first + j, first + n_episodes, threads, dtype=np.int64)
             out = [np.empty(len(episodes), a.dtype) for a in (scores, maxes, moves, restarted)]
             train_episodes(
                 data,
@@ -210,7 +211,7 @@ class Trainer:
                 self.pool[j],
                 self.pool_state[j],
                 *out,
-                np.empty((2, self.network.n_lookups), np.int64),
+                np.empty((2, self.network.n_lookups + 16), np.int64),
             )
             scores[sel], maxes[sel], moves[sel], restarted[sel] = out
 
