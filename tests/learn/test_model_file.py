@@ -23,13 +23,13 @@ def test_round_trip(tmp_path) -> None:
     path = tmp_path / "m.npz"
     save_model(path, _net(), {"episodes": 12}, {"pool": np.arange(3, dtype=np.uint64)})
     net, meta, extra = load_model(path)
-    assert net.patterns == _net().patterns and net.stages == (11,)
+    assert net.patterns == _net().patterns and net.stages == ((11,),)
     np.testing.assert_array_equal(net.weights, _net().weights)
     assert (
         meta["episodes"] == 12 and meta["format"] == "boardai-ntuple" and "boardai_version" in meta
     )
     np.testing.assert_array_equal(extra["pool"], np.arange(3))
-    assert read_meta(path)["patterns"] == ["0123", "45"]
+    assert read_meta(path)["patterns"] == ["0123", "45"] and read_meta(path)["stages"] == [11]
 
 
 def test_untouched_weights_compress(tmp_path) -> None:
