@@ -103,8 +103,11 @@ def test_resume_continues_the_schedule(tmp_path: Path) -> None:
         alpha_schedule="exp",
         eval_every=500,
         eval_games=2,
+        keep_checkpoints=True,
     )
     train(config, tmp_path / "straight.npz")
+    at500 = load_model(tmp_path / "straight.at500.npz")[1]
+    assert at500["episodes"] == 500 and (tmp_path / "straight.at1000.npz").exists()
     config_half = NTupleConfig(**{**config.__dict__, "episodes": 500})
     train(config_half, tmp_path / "resumed.npz")
     meta = train(config, tmp_path / "resumed.npz", resume=True)

@@ -47,6 +47,11 @@ def register(app: Any) -> None:
         metavar="GAMES",
         help="play and save a moving average of the weights over about GAMES games (0: off)",
     )
+    p.add_argument(
+        "--keep-checkpoints",
+        action="store_true",
+        help="also keep the network of every eval as FILE.atGAMES.npz (choose later on new games)",
+    )
     p.add_argument("--epsilon", type=probability, default=0.1, help="exploration (default 0.1)")
     p.add_argument(
         "--no-learn-random",
@@ -142,6 +147,7 @@ def run_ntuple(args: argparse.Namespace) -> int:
         alpha_schedule=args.alpha_schedule,
         tc=args.tc,
         average=args.average,
+        keep_checkpoints=args.keep_checkpoints,
         epsilon=args.epsilon,
         learn_random=args.learn_random,
         seed=args.seed,

@@ -33,6 +33,8 @@ class NTupleConfig:
         average: plays (evaluates and saves) an exponential moving average of the weights with
             this time constant in games (0: the weights themselves); self-play wanders from
             checkpoint to checkpoint and the average smooths it out.
+        keep_checkpoints: also keep the network of every match (``nt.npz`` ->
+            ``nt.at120000.npz``), to choose among them later on fresh games.
         epsilon: probability of a random move during self-play.
         learn_random: also learn from the plies after random moves.
         seed: seeds the self-play rng.
@@ -47,6 +49,7 @@ class NTupleConfig:
     alpha_schedule: str = "linear"
     tc: bool = False
     average: int = 0
+    keep_checkpoints: bool = False
     epsilon: float = 0.1
     learn_random: bool = True
     seed: int = 0
@@ -181,6 +184,8 @@ def train(
                 save(out)
                 if r.score > best:  # keep the best network seen: self-play can drift
                     save(best_path(out))
+                if config.keep_checkpoints:
+                    save(out.with_name(f"{out.stem}.at{done}{out.suffix}"))
             if on_progress is not None:
                 on_progress(done, ev)
     except KeyboardInterrupt:
