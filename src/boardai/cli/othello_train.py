@@ -21,7 +21,12 @@ def register(app: Any) -> None:
     )
     p.add_argument("--out", required=True, metavar="FILE", help="model file (.npz), checkpointed")
     p.add_argument("--episodes", type=positive_int, default=200_000, help="self-play games in all")
-    p.add_argument("--tuples", default="standard", help="tuple set (standard, small) or names")
+    p.add_argument(
+        "--tuples",
+        default="standard",
+        help="tuple sets (standard, small; systematic: all2x2, all2x3, all3x3, all2, all3, all4)"
+        " or tuple names, joined by commas",
+    )
     p.add_argument("--alpha", type=float, default=0.001, help="learning rate (default 0.001)")
     p.add_argument(
         "--alpha-end",
