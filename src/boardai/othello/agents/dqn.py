@@ -28,8 +28,13 @@ class DQNAgent:
     """Greedy over the network's Q values of the legal actions."""
 
     def __init__(self, model: str, name: str = "dqn") -> None:
+        import torch
+
         from boardai.othello.train.dqn import load_checkpoint
 
+        # One board per forward pass: extra threads only cost synchronisation (10x slower on a
+        # busy 2-core machine).
+        torch.set_num_threads(1)
         self.name = name
         self.net, self.config, self.meta = load_checkpoint(model)
 
