@@ -224,7 +224,7 @@ def run(args: argparse.Namespace) -> int:
     from boardai.cli._common import console, progress
     from boardai.errors import UsageError
     from boardai.g2048.train.report import CsvLog, plot_curve, report_block
-    from boardai.g2048.train.trainer import Trainer
+    from boardai.g2048.train.trainer import Chunk, Trainer
     from boardai.learn.ntuple import format_stages
 
     out = console()
@@ -251,15 +251,24 @@ def run(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = log.rows if log else []
     last_save = trainer.episodes
     stop = _StopFlag()
+    pieces: list[Chunk] = []
+    step = 10 * args.threads  # episodes per compiled call, sized to about a second below
     with stop, progress(TextColumn("{task.fields[info]}")) as bar:
         task = bar.add_task("training", total=args.episodes, completed=trainer.episodes, info="")
         while trainer.episodes < args.episodes and not stop.set:
             n = min(
+                step,
                 args.report_every - trainer.episodes % args.report_every,
                 args.episodes - trainer.episodes,
             )
-            chunk = trainer.train(n, args.threads)
+            piece = trainer.train(n, args.threads)
+            pieces.append(piece)
+            # short compiled calls keep Ctrl-C and the progress bar responsive
+            per_episode = piece.seconds / n
+            step = max(args.threads, min(100_000, int(1.0 / max(per_episode, 1e-6))))
+            chunk = Chunk.join(pieces)
             if trainer.episodes % args.report_every == 0 or trainer.episodes == args.episodes:
+                pieces = []
                 row, block = report_block(chunk, trainer, quiet=args.quiet)
                 out.print(block)
                 rows.append(row)

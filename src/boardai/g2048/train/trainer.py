@@ -46,6 +46,19 @@ class Chunk:
     seconds: float
     cpu_seconds: float = 0.0
 
+    @classmethod
+    def join(cls, chunks: list[Chunk]) -> Chunk:
+        """Consecutive chunks as one (arrays concatenated, times added)."""
+        return cls(
+            first=chunks[0].first,
+            scores=np.concatenate([c.scores for c in chunks]),
+            max_tiles=np.concatenate([c.max_tiles for c in chunks]),
+            moves=np.concatenate([c.moves for c in chunks]),
+            restarted=np.concatenate([c.restarted for c in chunks]),
+            seconds=sum(c.seconds for c in chunks),
+            cpu_seconds=sum(c.cpu_seconds for c in chunks),
+        )
+
     @property
     def moves_per_second(self) -> float:
         """Training moves (each: play, learn) per second of wall time."""
