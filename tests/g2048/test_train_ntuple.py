@@ -193,6 +193,19 @@ def test_cli_trains_reports_and_resumes(tmp_path, capsys) -> None:
     assert Trainer.load(out).episodes == 300
 
 
+def test_cli_reports_whole_intervals_from_short_calls(tmp_path, capsys) -> None:
+    """The command trains in calls of about a second (so Ctrl-C is quick), yet reports over
+    whole intervals and learns exactly what one long call learns."""
+    out = tmp_path / "m.npz"
+    args = ["train", "ntuple", "--patterns", TINY, "--out", str(out), "--quiet"]
+    assert main([*args, "--episodes", "400", "--report-every", "400"]) == 0
+    one = Trainer(TrainConfig(patterns=TINY))
+    chunk = one.train(400)
+    assert np.array_equal(Trainer.load(out).network.weights, one.network.weights)
+    text = capsys.readouterr().out
+    assert f"400  avg = {chunk.scores.mean():,.0f}, max = {chunk.scores.max():,}" in text
+
+
 def test_cli_errors(tmp_path, capsys) -> None:
     bad = tmp_path / "bad.npz"
     bad.write_text("not a model")
