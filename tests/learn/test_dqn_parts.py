@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -55,6 +57,9 @@ def test_strategies_never_pick_illegal_moves(kind: str) -> None:
         np.array([[0.0, 9.0, 1.0, 2.0]]), np.array([[1, 0, 1, 1]], bool), 0, rng, np.array([True])
     )
     assert greedy.tolist() == [3]
+    with warnings.catch_warnings():  # a row with no legal move (a finished board): no NaN
+        warnings.simplefilter("error")
+        s.select(np.zeros((2, 4)), np.array([[0, 0, 0, 0], [0, 1, 0, 0]], bool), 0, rng)
 
 
 def test_epsilon_schedules() -> None:

@@ -99,6 +99,7 @@ class Strategy:
         if self.kind == "entropy":
             beta = self.alpha * np.log(self.counts + 1.0)
             logits = np.where(legal, beta[None, :] * q, -np.inf)
+            logits[~legal.any(axis=1)] = 0.0  # a finished board: no NaN (its action is ignored)
             logits -= logits.max(axis=1, keepdims=True)
             p = np.exp(logits)
             p /= p.sum(axis=1, keepdims=True)
