@@ -14,7 +14,7 @@ from typing import Any
 
 EXAMPLES = """
 boardai train dqn --steps 2000000 --out runs/dqn-strong
-boardai train dqn --preset seed000 --steps 500000 --out runs/dqn-seed000
+boardai train dqn --preset seed000 --fit-epochs 4 --minutes 60 --out runs/dqn-seed000
 boardai train dqn --preset seed001 --steps 200000 --out runs/dqn-seed001
 boardai train dqn --preset seed003 --exploration lai_robbins --out runs/dqn-seed003
 boardai train dqn --out runs/dqn-strong --resume --steps 4000000
