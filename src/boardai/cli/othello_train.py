@@ -57,7 +57,12 @@ def register(app: Any) -> None:
         action="store_true",
         help="also keep the network of every eval as FILE.atGAMES.npz (choose later on new games)",
     )
-    p.add_argument("--epsilon", type=probability, default=0.1, help="exploration (default 0.1)")
+    p.add_argument(
+        "--epsilon",
+        type=probability,
+        default=0.3,
+        help="probability of a random self-play move (default 0.3)",
+    )
     p.add_argument(
         "--no-learn-random",
         dest="learn_random",
