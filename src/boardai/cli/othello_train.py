@@ -20,14 +20,14 @@ def register(app: Any) -> None:
         ),
     )
     p.add_argument("--out", required=True, metavar="FILE", help="model file (.npz), checkpointed")
-    p.add_argument("--episodes", type=positive_int, default=200_000, help="self-play games in all")
+    p.add_argument("--episodes", type=positive_int, default=320_000, help="self-play games in all")
     p.add_argument(
         "--tuples",
         default="standard",
         help="tuple sets (standard, small; systematic: all2x2, all2x3, all3x3, all2, all3, all4)"
         " or tuple names, joined by commas",
     )
-    p.add_argument("--alpha", type=float, default=0.001, help="learning rate (default 0.001)")
+    p.add_argument("--alpha", type=float, default=0.0005, help="learning rate (default 0.0005)")
     p.add_argument(
         "--alpha-end",
         type=float,
@@ -60,8 +60,8 @@ def register(app: Any) -> None:
     p.add_argument(
         "--epsilon",
         type=probability,
-        default=0.3,
-        help="probability of a random self-play move (default 0.3)",
+        default=0.5,
+        help="probability of a random self-play move (default 0.5)",
     )
     p.add_argument(
         "--no-learn-random",
