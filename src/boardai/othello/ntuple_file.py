@@ -37,9 +37,10 @@ def save_network(
         "boardai_version": __version__,
         "tuples": ",".join(net.names),
     }
-    extra = {k: v for k, v in (arrays or {}).items() if v is not None}
+    saved: dict[str, Any] = {"weights": net.weights, "meta": np.array(json.dumps(record))}
+    saved.update({k: v for k, v in (arrays or {}).items() if v is not None})
     with atomic_write(path, "wb") as f:
-        np.savez_compressed(f, weights=net.weights, meta=np.array(json.dumps(record)), **extra)
+        np.savez_compressed(f, **saved)
 
 
 def load_network(path: str | os.PathLike[str]) -> NTupleNetwork:
