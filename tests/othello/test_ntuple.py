@@ -6,6 +6,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from boardai.errors import ModelFileError
 from boardai.othello import Board
@@ -147,7 +149,7 @@ def test_update_tc_matches_a_plain_reference() -> None:
     b = Board.initial().play("d3").play("c5")
     for i in range(net.n_images):  # the plain loop: one image after another
         j = int(
-            net.offsets[i]
+            net.offsets[0, i]
             + feature_index(np.uint64(b.mover), np.uint64(b.opponent), net.squares, i)
         )
         rate = abs(float(e_ref[j])) / float(a_ref[j]) if a_ref[j] > 0 else 1.0
@@ -206,3 +208,66 @@ def test_averaged_run_plays_the_average_and_resumes(tmp_path: Path) -> None:
     meta = load_model(tmp_path / "straight.npz")[1]
     assert all("score_vs_wpc_trained" in e for e in meta["evals"])
     assert (tmp_path / "straight.train.npz").exists()
+
+
+def _reference_value(net: NTupleNetwork, p: int, o: int) -> float:
+    """The staged value the plain way: the stage from the disc count, then every image's
+    squares read as base-3 digits into that stage's copy of its tuple's table."""
+    discs = bin(p | o).count("1")
+    stage = min(max((discs - 4) * net.stages // 61, 0), net.stages - 1)
+    table = net.weights.size // net.stages
+    total = 0.0
+    for i in range(net.n_images):
+        idx = 0
+        for s in net.squares[i]:
+            if s < 0:
+                break
+            idx = 3 * idx + (1 if p >> int(s) & 1 else 2 if o >> int(s) & 1 else 0)
+        total += float(net.weights[stage * table + int(net.offsets[0, i]) + idx])
+    return float(np.tanh(total))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 5), st.integers(0, 2**32 - 1), st.integers(0, 60))
+def test_staged_values_match_a_plain_reference(stages: int, seed: int, plies: int) -> None:
+    rng = np.random.default_rng(seed)
+    net = NTupleNetwork.create("small", stages=stages)
+    net.weights[:] = rng.normal(scale=0.1, size=net.weights.size)
+    b = Board.initial()
+    for _ in range(plies):  # a random game position
+        if b.is_terminal():
+            break
+        b = b.play(int(rng.choice(b.legal_actions())))
+    assert net.value(b.mover, b.opponent) == pytest.approx(
+        _reference_value(net, b.mover, b.opponent), abs=1e-5
+    )
+    # An update moves only the current stage's tables.
+    before = net.weights.copy()
+    update(np.uint64(b.mover), np.uint64(b.opponent), *net.data(), 0.01)
+    table = net.weights.size // stages
+    changed = {int(j) // table for j in np.flatnonzero(net.weights != before)}
+    discs = bin(b.mover | b.opponent).count("1")
+    assert changed == {min((discs - 4) * stages // 61, stages - 1)}
+
+
+def test_staged_network_round_trips_and_resumes(tmp_path: Path) -> None:
+    from boardai.othello.train.ntuple_trainer import NTupleConfig, train
+
+    config = NTupleConfig(episodes=600, tuples="small", stages=3, eval_every=300, eval_games=2)
+    train(config, tmp_path / "straight.npz")
+    train(NTupleConfig(**{**config.__dict__, "episodes": 300}), tmp_path / "resumed.npz")
+    train(config, tmp_path / "resumed.npz", resume=True)
+    a, meta = load_model(tmp_path / "straight.npz")
+    b = load_model(tmp_path / "resumed.npz")[0]
+    assert a.stages == 3 and meta["stages"] == 3
+    assert np.array_equal(a.weights, b.weights)
+    table = a.weights.size // 3
+    for s in range(3):  # every phase of the game learned something
+        assert np.abs(a.weights[s * table : (s + 1) * table]).sum() > 0
+
+
+def test_bad_stages() -> None:
+    from boardai.errors import UsageError
+
+    with pytest.raises(UsageError, match="stages must be in"):
+        NTupleNetwork.create("small", stages=0)

@@ -27,6 +27,13 @@ def register(app: Any) -> None:
         help="tuple sets (standard, small; systematic: all2x2, all2x3, all3x3, all2, all3, all4)"
         " or tuple names, joined by commas",
     )
+    p.add_argument(
+        "--stages",
+        type=positive_int,
+        default=1,
+        help="phases of the game with their own weights: the disc count cut into this many"
+        " equal bands (default 1)",
+    )
     p.add_argument("--alpha", type=float, default=0.0005, help="learning rate (default 0.0005)")
     p.add_argument(
         "--alpha-end",
@@ -152,6 +159,7 @@ def run_ntuple(args: argparse.Namespace) -> int:
     config = NTupleConfig(
         episodes=args.episodes,
         tuples=args.tuples,
+        stages=args.stages,
         alpha=args.alpha,
         alpha_end=args.alpha_end,
         alpha_schedule=args.alpha_schedule,

@@ -7,13 +7,19 @@ indexes the tuple's table; the value of a position is ``tanh`` of the sum of tho
 (Lucas 2008; Jaśkowski, Szubert et al. for the Othello League). Images equal square for
 square are kept once.
 
+A network may have stages (Buro's Logistello): separate tables for each phase of the game,
+the phase being the number of discs on the board (4..64) cut into equal bands
+(:func:`stage_of`). One stage is the classic network.
+
 The compiled functions take the network as ``(squares, offsets, weights)``: ``squares``
-int64[n_images, max_len] padded with -1, ``offsets`` int64[n_images] (start of the image's
-table in the flat ``weights`` float32 array).
+int64[n_images, max_len] padded with -1, ``offsets`` int64[n_stages, n_images] (start of the
+image's table for each stage in the flat ``weights`` float32 array).
 
 >>> net = NTupleNetwork.create("corner3x3,edge2x")
 >>> net.n_images, net.weights.size
 (16, 78732)
+>>> NTupleNetwork.create("corner3x3,edge2x", stages=3).weights.size
+236196
 """
 
 # ruff: noqa: E741  (P, O: the mover's and the opponent's bitboards)
@@ -25,6 +31,7 @@ import numpy as np
 
 from boardai._jit import njit
 from boardai.errors import UsageError
+from boardai.othello.kernels import popcount
 
 _ONE = np.uint64(1)
 
@@ -153,9 +160,13 @@ def parse_tuples(text: str) -> list[str]:
     return names
 
 
+#: Most stages a network may have (a stage needs a band of at least 2 disc counts).
+MAX_STAGES = 30
+
+
 @dataclass
 class NTupleNetwork:
-    """The tuples (by name), their symmetric images, and one weight table per tuple."""
+    """The tuples (by name), their symmetric images, and one weight table per tuple and stage."""
 
     names: list[str]
     squares: np.ndarray
@@ -163,8 +174,11 @@ class NTupleNetwork:
     weights: np.ndarray
 
     @classmethod
-    def create(cls, tuples: str = "standard") -> NTupleNetwork:
-        """A zero network of the named tuples (see :data:`TUPLES`, :data:`TUPLE_SETS`)."""
+    def create(cls, tuples: str = "standard", stages: int = 1) -> NTupleNetwork:
+        """A zero network of the named tuples (see :data:`TUPLES`, :data:`TUPLE_SETS`) with
+        ``stages`` phases of the game (see :func:`stage_of`)."""
+        if not 1 <= stages <= MAX_STAGES:
+            raise UsageError(f"stages must be in 1..{MAX_STAGES}, got {stages}")
         names = parse_tuples(tuples)
         rows: list[tuple[int, ...]] = []
         offsets: list[int] = []
@@ -179,12 +193,19 @@ class NTupleNetwork:
         squares = np.full((len(rows), width), -1, np.int64)
         for i, r in enumerate(rows):
             squares[i, : len(r)] = r
-        return cls(names, squares, np.array(offsets, np.int64), np.zeros(start, np.float32))
+        base = np.array(offsets, np.int64)
+        staged = base[None, :] + start * np.arange(stages, dtype=np.int64)[:, None]
+        return cls(names, squares, staged, np.zeros(start * stages, np.float32))
 
     @property
     def n_images(self) -> int:
         """Table lookups per evaluation."""
-        return len(self.offsets)
+        return int(self.offsets.shape[1])
+
+    @property
+    def stages(self) -> int:
+        """Phases of the game with their own tables."""
+        return int(self.offsets.shape[0])
 
     def data(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(squares, offsets, weights)`` for the compiled functions."""
@@ -209,13 +230,26 @@ def feature_index(P: np.uint64, O: np.uint64, squares: np.ndarray, i: np.int64) 
 
 
 @njit
+def stage_of(P: np.uint64, O: np.uint64, n_stages: np.int64) -> np.int64:
+    """The stage of a position: its disc count, 4..64, cut into ``n_stages`` equal bands
+    (fewer discs than 4, possible only in made-up positions, count as stage 0).
+
+    >>> [int(stage_of(np.uint64(0), np.uint64(2**d - 1), 3)) for d in (4, 24, 25, 44, 45, 64)]
+    [0, 0, 1, 1, 2, 2]
+    """
+    s = (np.int64(popcount(P | O)) - 4) * n_stages // 61
+    return min(max(s, np.int64(0)), np.int64(n_stages - 1))
+
+
+@njit
 def raw_value(
     P: np.uint64, O: np.uint64, squares: np.ndarray, offsets: np.ndarray, weights: np.ndarray
 ) -> float:
     """Sum of the weights of all images (before ``tanh``)."""
+    st = stage_of(P, O, offsets.shape[0])
     v = 0.0
-    for i in range(offsets.shape[0]):
-        v += weights[offsets[i] + feature_index(P, O, squares, i)]
+    for i in range(offsets.shape[1]):
+        v += weights[offsets[st, i] + feature_index(P, O, squares, i)]
     return v
 
 
@@ -237,8 +271,9 @@ def update(
     delta: float,
 ) -> None:
     """Add ``delta`` to the weight of every image (a TD step already times the learning rate)."""
-    for i in range(offsets.shape[0]):
-        j = offsets[i] + feature_index(P, O, squares, i)
+    st = stage_of(P, O, offsets.shape[0])
+    for i in range(offsets.shape[1]):
+        j = offsets[st, i] + feature_index(P, O, squares, i)
         weights[j] += np.float32(delta)
 
 
@@ -258,8 +293,9 @@ def update_tc(
     weight moves by ``step * |E| / A``, where ``E`` sums the errors that reached it and ``A``
     their absolute values, so weights whose errors keep one sign learn at the full rate and
     noisy ones slow down (a weight never updated learns at the full rate)."""
-    for i in range(offsets.shape[0]):
-        j = offsets[i] + feature_index(P, O, squares, i)
+    st = stage_of(P, O, offsets.shape[0])
+    for i in range(offsets.shape[1]):
+        j = offsets[st, i] + feature_index(P, O, squares, i)
         a = tc_a[j]
         rate = abs(tc_e[j]) / a if a > 0 else np.float32(1.0)
         weights[j] += np.float32(step * rate)

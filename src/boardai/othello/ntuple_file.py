@@ -36,6 +36,7 @@ def save_network(
         "format_version": FORMAT_VERSION,
         "boardai_version": __version__,
         "tuples": ",".join(net.names),
+        "stages": net.stages,
     }
     saved: dict[str, Any] = {"weights": net.weights, "meta": np.array(json.dumps(record))}
     saved.update({k: v for k, v in (arrays or {}).items() if v is not None})
@@ -66,9 +67,9 @@ def load_model(path: str | os.PathLike[str]) -> tuple[NTupleNetwork, dict[str, A
     if meta.get("format") != FORMAT:
         raise ModelFileError(p, f"not an Othello n-tuple model (format {meta.get('format')!r})")
     try:
-        net = NTupleNetwork.create(meta["tuples"])
-    except (KeyError, UsageError) as e:
-        raise ModelFileError(p, f"bad tuples in metadata ({e})") from None
+        net = NTupleNetwork.create(meta["tuples"], int(meta.get("stages", 1)))
+    except (KeyError, TypeError, ValueError, UsageError) as e:
+        raise ModelFileError(p, f"bad tuples or stages in metadata ({e})") from None
     if weights.shape != net.weights.shape or weights.dtype != np.float32:
         raise ModelFileError(p, f"weights {weights.shape} do not fit tuples {meta['tuples']!r}")
     net.weights = weights.copy()

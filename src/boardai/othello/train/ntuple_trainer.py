@@ -23,6 +23,7 @@ class NTupleConfig:
     Attributes:
         episodes: self-play games in all (a resumed run counts those already played).
         tuples: tuple set or list (``standard``, ``small``, or names joined by commas).
+        stages: phases of the game with their own weights (disc count cut into equal bands).
         alpha: learning rate of the TD step (at the start of the run).
         alpha_end: learning rate at the end of the run; None keeps ``alpha`` throughout.
         alpha_schedule: how the rate goes from ``alpha`` to ``alpha_end`` over ``episodes``:
@@ -46,6 +47,7 @@ class NTupleConfig:
 
     episodes: int = 320_000
     tuples: str = "standard"
+    stages: int = 1
     alpha: float = 0.0005
     alpha_end: float | None = None
     alpha_schedule: str = "linear"
@@ -116,7 +118,7 @@ def train(
         state = np.uint64(int(saved.get("rng_state", config.seed)))
         arrays = load_arrays(out)
     else:
-        net = NTupleNetwork.create(config.tuples)
+        net = NTupleNetwork.create(config.tuples, config.stages)
         state = np.uint64(np.random.SeedSequence(config.seed).generate_state(1, np.uint64)[0])
     # ``net`` trains; ``played`` is what the file holds and the matches play.
     played = net
