@@ -266,3 +266,29 @@ def test_resume_can_switch_to_tc(tmp_path, capsys) -> None:
     assert resumed.tc[1].sum() > 0
     with pytest.raises(ValueError, match="keeps its patterns"):
         resumed.reconfigure(patterns="4567")
+
+
+def test_split_stages_starts_every_stage_from_the_trained_weights(tmp_path, capsys) -> None:
+    """Resuming with --stages copies the one-stage weights (and TC state) into every stage, so
+    every board keeps its value; then the stages learn apart, and a second split is refused."""
+    from boardai.g2048 import Board
+
+    out = tmp_path / "m.npz"
+    base = ["train", "ntuple", "--patterns", TINY, "--out", str(out), "--report-every", "100"]
+    assert main([*base, "--episodes", "200", "--tc", "--alpha", "0.5"]) == 0
+    before = Trainer.load(out)
+    boards = [Board.from_exponents(c + [0] * (16 - len(c))) for c in ([7, 6, 1], [5, 3], [8, 1])]
+    assert main([*base, "--episodes", "200", "--resume", str(out), "--stages", "7"]) == 0
+    split = Trainer.load(out)
+    assert split.config.stages == ((7,),) and split.network.n_stages == 2
+    size = before.network.weights.size
+    for s in range(2):
+        part = slice(s * size, (s + 1) * size)
+        np.testing.assert_array_equal(split.network.weights[part], before.network.weights)
+        np.testing.assert_array_equal(split.tc[0][part], before.tc[0])
+    assert [split.network.value(b) for b in boards] == [before.network.value(b) for b in boards]
+    split.train(200)
+    w = split.network.weights
+    assert not np.array_equal(w[:size], w[size:])  # the stages learn apart
+    assert main([*base, "--episodes", "300", "--resume", str(out), "--stages", "8"]) == 2
+    assert "stages already" in capsys.readouterr().err

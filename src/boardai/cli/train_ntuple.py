@@ -65,7 +65,8 @@ def register(app: Any) -> None:
     p.add_argument(
         "--resume",
         metavar="MODEL",
-        help="continue a saved run; its patterns, stages and seed stay, and options of the "
+        help="continue a saved run; its patterns, stages and seed stay (--stages splits a "
+        "one-stage network, every stage starting from its weights), and options of the "
         "learning rule given here (alpha, schedule, method, lambda, tc, restart) override",
     )
     p.add_argument(
@@ -189,15 +190,21 @@ def register(app: Any) -> None:
     b.set_defaults(func=bench)
 
 
-def _config(args: argparse.Namespace) -> Any:
+def _stages(args: argparse.Namespace) -> Any:
     from boardai.errors import UsageError
-    from boardai.g2048.train.config import TrainConfig
     from boardai.learn.ntuple import parse_stages
 
     try:
-        stages = parse_stages(args.stages)
+        return parse_stages(args.stages)
     except UsageError as e:
         raise UsageError(f"--stages: {e}") from None
+
+
+def _config(args: argparse.Namespace) -> Any:
+    from boardai.errors import UsageError
+    from boardai.g2048.train.config import TrainConfig
+
+    stages = _stages(args)
     try:
         return TrainConfig(
             patterns=args.patterns,
@@ -236,6 +243,12 @@ def run(args: argparse.Namespace) -> int:
                 trainer.reconfigure(**changes)
             except ValueError as e:
                 raise UsageError(f"--resume {args.resume}: {e}") from None
+        if args.stages:
+            try:
+                trainer.split_stages(_stages(args))
+            except ValueError as e:
+                raise UsageError(f"--resume {args.resume} --stages: {e}") from None
+            changes["stages"] = args.stages
         what = f", now with {changes}" if changes else ""
         out.print(f"resuming {args.resume}: {trainer.episodes:,} episodes done{what}")
     else:

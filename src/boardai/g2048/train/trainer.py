@@ -169,6 +169,29 @@ class Trainer:
             self.tc = (np.zeros(size, np.float32), np.zeros(size, np.float32))
         self.config = config
 
+    def split_stages(self, stages: Any) -> None:
+        """Give a one-stage network stages, each starting from its trained weights (and TC
+        state), so that play is unchanged at first and each stage then learns its own part of
+        the game: multi-stage weight promotion (Jaśkowski 2016) done once for every weight.
+
+        Raises:
+            ValueError: the network has stages already, or ``stages`` is empty.
+        """
+        from dataclasses import replace
+
+        old = self.network
+        if old.n_stages > 1:
+            raise ValueError("the network has stages already")
+        network = NTupleNetwork(old.patterns, stages)
+        if network.n_stages == 1:
+            raise ValueError("no stages given")
+        n = network.n_stages
+        network.weights[:] = np.tile(old.weights, n)
+        if self.config.tc:
+            self.tc = (np.tile(self.tc[0], n), np.tile(self.tc[1], n))
+        self.network = network
+        self.config = replace(self.config, stages=network.stages)
+
     # -- training -------------------------------------------------------------------------
 
     def alpha_at(self, episode: int) -> float:
