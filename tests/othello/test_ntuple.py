@@ -86,9 +86,11 @@ def test_systematic_sets_cover_every_placement() -> None:
 def test_alpha_schedule() -> None:
     from boardai.othello.train.ntuple_trainer import NTupleConfig, alpha_at
 
-    const = NTupleConfig(episodes=100, alpha=0.01)
+    const = NTupleConfig(episodes=100, alpha=0.01, alpha_end=None)
     assert alpha_at(const, 0) == alpha_at(const, 100) == 0.01
-    lin = NTupleConfig(episodes=100, alpha=0.01, alpha_end=0.002)
+    default = NTupleConfig(episodes=100)  # 0.001 -> 0.0002, geometric
+    assert alpha_at(default, 50) == pytest.approx(0.001 * 0.2**0.5)
+    lin = NTupleConfig(episodes=100, alpha=0.01, alpha_end=0.002, alpha_schedule="linear")
     assert alpha_at(lin, 50) == pytest.approx(0.006) and alpha_at(lin, 100) == pytest.approx(0.002)
     with pytest.raises(ValueError, match="schedule"):
         alpha_at(NTupleConfig(alpha_end=0.001, alpha_schedule="cosine"), 10)
@@ -167,7 +169,13 @@ def test_tc_run_resumes_and_learns(tmp_path: Path) -> None:
     from boardai.othello.train.ntuple_trainer import NTupleConfig, train
 
     config = NTupleConfig(
-        episodes=1000, tuples="small", alpha=0.02, tc=True, eval_every=500, eval_games=2
+        episodes=1000,
+        tuples="small",
+        alpha=0.02,
+        alpha_end=None,
+        tc=True,
+        eval_every=500,
+        eval_games=2,
     )
     train(config, tmp_path / "straight.npz")
     train(NTupleConfig(**{**config.__dict__, "episodes": 500}), tmp_path / "resumed.npz")
@@ -188,7 +196,13 @@ def test_averaged_run_plays_the_average_and_resumes(tmp_path: Path) -> None:
     from boardai.othello.train.ntuple_trainer import NTupleConfig, train
 
     config = NTupleConfig(
-        episodes=1500, tuples="small", alpha=0.01, average=1000, eval_every=500, eval_games=2
+        episodes=1500,
+        tuples="small",
+        alpha=0.01,
+        alpha_end=None,  # a constant rate: the partial run below has a different length
+        average=1000,
+        eval_every=500,
+        eval_games=2,
     )
     train(config, tmp_path / "straight.npz")
     train(NTupleConfig(**{**config.__dict__, "episodes": 1000}), tmp_path / "resumed.npz")

@@ -14,13 +14,14 @@ def register(app: Any) -> None:
         "train othello-ntuple",
         help="learn an Othello n-tuple network by TD(0) self-play, matches against wpc on the way",
         examples=(
-            "boardai train othello-ntuple --episodes 200000 --out runs/othello/nt.npz\n"
+            "boardai train othello-ntuple --seed 4 --out runs/othello/nt.npz   # 0.92 vs wpc\n"
+            "boardai train othello-ntuple --stages 1 --episodes 200000 --out runs/othello/nt1.npz\n"
             "boardai train othello-ntuple --episodes 400000 --out runs/othello/nt.npz --resume\n"
             "boardai othello match --black ntuple:model=runs/othello/nt.npz --white wpc"
         ),
     )
     p.add_argument("--out", required=True, metavar="FILE", help="model file (.npz), checkpointed")
-    p.add_argument("--episodes", type=positive_int, default=320_000, help="self-play games in all")
+    p.add_argument("--episodes", type=positive_int, default=960_000, help="self-play games in all")
     p.add_argument(
         "--tuples",
         default="standard",
@@ -30,22 +31,23 @@ def register(app: Any) -> None:
     p.add_argument(
         "--stages",
         type=positive_int,
-        default=1,
+        default=3,
         help="phases of the game with their own weights: the disc count cut into this many"
-        " equal bands (default 1)",
+        " equal bands (default 3)",
     )
-    p.add_argument("--alpha", type=float, default=0.0005, help="learning rate (default 0.0005)")
+    p.add_argument("--alpha", type=float, default=0.001, help="learning rate (default 0.001)")
     p.add_argument(
         "--alpha-end",
         type=float,
-        default=None,
-        help="learning rate at the last game, reached by --alpha-schedule (default: constant)",
+        default=0.0002,
+        help="learning rate at the last game, reached by --alpha-schedule (default 0.0002;"
+        " the same as --alpha for a constant rate)",
     )
     p.add_argument(
         "--alpha-schedule",
         choices=["linear", "exp"],
-        default="linear",
-        help="decay from --alpha to --alpha-end over --episodes (default linear)",
+        default="exp",
+        help="decay from --alpha to --alpha-end over --episodes (default exp)",
     )
     p.add_argument(
         "--tc",
@@ -77,8 +79,8 @@ def register(app: Any) -> None:
         help="learn only after greedy moves (default: after random exploring moves too)",
     )
     p.add_argument("--seed", type=nonneg_int, default=0, help="seed (default 0)")
-    p.add_argument("--eval-every", type=positive_int, default=20_000, help="games between evals")
-    p.add_argument("--eval-games", type=positive_int, default=200, help="games per eval vs wpc")
+    p.add_argument("--eval-every", type=positive_int, default=40_000, help="games between evals")
+    p.add_argument("--eval-games", type=positive_int, default=400, help="games per eval vs wpc")
     p.add_argument("--resume", action="store_true", help="continue the run saved in --out")
     p.set_defaults(func=run_ntuple)
 
