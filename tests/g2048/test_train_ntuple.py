@@ -292,3 +292,34 @@ def test_split_stages_starts_every_stage_from_the_trained_weights(tmp_path, caps
     assert not np.array_equal(w[:size], w[size:])  # the stages learn apart
     assert main([*base, "--episodes", "300", "--resume", str(out), "--stages", "8"]) == 2
     assert "stages already" in capsys.readouterr().err
+
+
+def test_add_patterns_grows_the_network_keeping_every_value(tmp_path, capsys) -> None:
+    """--add-patterns appends zero tables (in every stage, TC state too): values stay, the new
+    patterns then learn, and the grown file resumes like any other."""
+    from boardai.g2048 import Board
+
+    out = tmp_path / "m.npz"
+    base = ["train", "ntuple", "--patterns", "0123,4567", "--out", str(out)]
+    base += ["--report-every", "100", "--stages", "7"]
+    assert main([*base, "--episodes", "200", "--tc", "--alpha", "0.5"]) == 0
+    before = Trainer.load(out)
+    grow = ["--resume", str(out), "--add-patterns", "0145"]
+    assert main([*base[:6], "--episodes", "200", *grow]) == 0
+    grown = Trainer.load(out)
+    assert grown.network.patterns == ((0, 1, 2, 3), (4, 5, 6, 7), (0, 1, 4, 5))
+    assert grown.config.patterns == "0123,4567,0145" and grown.network.n_stages == 2
+    boards = [Board.from_exponents(c + [0] * (16 - len(c))) for c in ([7, 6, 1], [5, 3], [8, 1])]
+    assert [grown.network.value(b) for b in boards] == [before.network.value(b) for b in boards]
+    old, new = int(before.network.offsets[-1]), int(grown.network.offsets[-1])
+    for s in range(2):
+        w = grown.network.weights[s * new : (s + 1) * new]
+        np.testing.assert_array_equal(w[:old], before.network.weights[s * old : (s + 1) * old])
+        assert not w[old:].any()
+        a = grown.tc[1][s * new : (s + 1) * new]
+        assert a[:old].any() and not a[old:].any()
+    grown.train(100)
+    assert grown.network.weights[old:new].any()  # the new pattern learns
+    assert main([*base[:6], "--episodes", "300", *grow]) == 2  # 0145 is there now
+    assert "there already" in capsys.readouterr().err
+    assert main([*base, "--episodes", "10", "--add-patterns", "0145"]) == 2

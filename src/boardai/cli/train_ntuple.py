@@ -70,6 +70,12 @@ def register(app: Any) -> None:
         "learning rule given here (alpha, schedule, method, lambda, tc, restart) override",
     )
     p.add_argument(
+        "--add-patterns",
+        metavar="LIST",
+        help="with --resume: grow the network by these patterns (hex lists), their weights "
+        "starting at zero; try with --tc",
+    )
+    p.add_argument(
         "--method",
         choices=["backward", "backward-greedy", "online"],
         default=RESUMABLE["method"],
@@ -243,6 +249,9 @@ def run(args: argparse.Namespace) -> int:
                 trainer.reconfigure(**changes)
             except ValueError as e:
                 raise UsageError(f"--resume {args.resume}: {e}") from None
+        if args.add_patterns:
+            trainer.add_patterns(args.add_patterns)
+            changes["patterns"] = f"+{args.add_patterns}"
         if args.stages:
             try:
                 trainer.split_stages(_stages(args))
@@ -252,6 +261,8 @@ def run(args: argparse.Namespace) -> int:
         what = f", now with {changes}" if changes else ""
         out.print(f"resuming {args.resume}: {trainer.episodes:,} episodes done{what}")
     else:
+        if args.add_patterns:
+            raise UsageError("--add-patterns grows a saved network: give --resume MODEL too")
         trainer = Trainer(_config(args))
     c = trainer.config
     mb = trainer.network.weights.nbytes * (3 if c.tc else 1) / 2**20

@@ -192,6 +192,39 @@ class Trainer:
         self.network = network
         self.config = replace(self.config, stages=network.stages)
 
+    def add_patterns(self, spec: str) -> None:
+        """Grow the network by the patterns of ``spec``, their weights (and TC state) zero, so
+        that every board keeps its value and the new patterns learn on top of the trained ones.
+        With TC the new weights learn at the full rate while the settled old ones stay slow.
+
+        Raises:
+            UsageError: a bad spec, or a pattern the network has already.
+        """
+        from dataclasses import replace
+
+        from boardai.errors import UsageError
+        from boardai.learn.patterns import parse_patterns, pattern_names
+
+        old = self.network
+        extra = parse_patterns(spec)
+        dup = set(extra) & set(old.patterns)
+        if dup or len(set(extra)) != len(extra):
+            raise UsageError(f"pattern {pattern_names(tuple(dup or extra))[0]} is there already")
+        network = NTupleNetwork(old.patterns + extra, old.stages)
+        size_old, size_new = int(old.offsets[-1]), int(network.offsets[-1])
+
+        def grown(a: np.ndarray) -> np.ndarray:
+            out = np.zeros(network.n_stages * size_new, np.float32)
+            for s in range(network.n_stages):  # stage-major: old tables first in each stage
+                out[s * size_new : s * size_new + size_old] = a[s * size_old : (s + 1) * size_old]
+            return out
+
+        network.weights[:] = grown(old.weights)
+        if self.config.tc:
+            self.tc = (grown(self.tc[0]), grown(self.tc[1]))
+        self.network = network
+        self.config = replace(self.config, patterns=",".join(pattern_names(network.patterns)))
+
     # -- training -------------------------------------------------------------------------
 
     def alpha_at(self, episode: int) -> float:
