@@ -292,6 +292,7 @@ def test_split_stages_starts_every_stage_from_the_trained_weights(tmp_path, caps
     assert not np.array_equal(w[:size], w[size:])  # the stages learn apart
     assert main([*base, "--episodes", "300", "--resume", str(out), "--stages", "8"]) == 2
     assert "stages already" in capsys.readouterr().err
+    assert main([*base, "--episodes", "300", "--resume", str(out), "--stages", "7"]) == 0
 
 
 def test_add_patterns_grows_the_network_keeping_every_value(tmp_path, capsys) -> None:

@@ -267,7 +267,9 @@ def test_staged_values_match_a_plain_reference(stages: int, seed: int, plies: in
 def test_staged_network_round_trips_and_resumes(tmp_path: Path) -> None:
     from boardai.othello.train.ntuple_trainer import NTupleConfig, train
 
-    config = NTupleConfig(episodes=600, tuples="small", stages=3, eval_every=300, eval_games=2)
+    config = NTupleConfig(
+        episodes=600, tuples="small", stages=3, alpha_end=None, eval_every=300, eval_games=2
+    )
     train(config, tmp_path / "straight.npz")
     train(NTupleConfig(**{**config.__dict__, "episodes": 300}), tmp_path / "resumed.npz")
     train(config, tmp_path / "resumed.npz", resume=True)
@@ -285,3 +287,17 @@ def test_bad_stages() -> None:
 
     with pytest.raises(UsageError, match="stages must be in"):
         NTupleNetwork.create("small", stages=0)
+
+
+def test_files_from_before_stages_load_as_one_stage(tmp_path: Path) -> None:
+    import json
+
+    net = NTupleNetwork.create("small")
+    net.weights[:] = np.arange(net.weights.size, dtype=np.float32)
+    save_network(tmp_path / "new.npz", net)
+    with np.load(tmp_path / "new.npz") as data:
+        meta = json.loads(str(data["meta"]))
+        del meta["stages"]  # what session-2 files hold
+        np.savez_compressed(tmp_path / "old.npz", weights=data["weights"], meta=json.dumps(meta))
+    old = load_model(tmp_path / "old.npz")[0]
+    assert old.stages == 1 and np.array_equal(old.weights, net.weights)

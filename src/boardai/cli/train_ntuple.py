@@ -252,7 +252,7 @@ def run(args: argparse.Namespace) -> int:
         if args.add_patterns:
             trainer.add_patterns(args.add_patterns)
             changes["patterns"] = f"+{args.add_patterns}"
-        if args.stages:
+        if args.stages and _stages(args) != trainer.config.stages:  # the same stages: no-op
             try:
                 trainer.split_stages(_stages(args))
             except ValueError as e:
