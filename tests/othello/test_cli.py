@@ -84,6 +84,10 @@ def test_train_ntuple_and_play_it(tmp_path: Path) -> None:
     assert meta["episodes"] == 600 and len(meta["evals"]) == 3
     m = ["othello", "match", "--black", f"ntuple:model={model}", "--white", "random"]
     assert main([*m, "--games", "2", "--workers", "1"]) == 0
+    with pytest.raises(SystemExit) as e:  # argparse: not a positive integer
+        main([*args, "--stages", "0"])
+    assert e.value.code == 2
+    assert main([*args, "--stages", "31"]) == 2  # more than MAX_STAGES
 
 
 def test_train_dqn_and_play_it(tmp_path: Path) -> None:

@@ -154,8 +154,12 @@ def run_ntuple(args: argparse.Namespace) -> int:
     from boardai.errors import UsageError
     from boardai.othello.train.ntuple_trainer import NTupleConfig, train
 
+    from boardai.othello.ntuple import MAX_STAGES
+
     if not 0 < args.alpha <= 1:
         raise UsageError(f"--alpha {args.alpha} is not in (0, 1]")
+    if not 1 <= args.stages <= MAX_STAGES:
+        raise UsageError(f"--stages {args.stages} is not in 1..{MAX_STAGES}")
     if args.alpha_end is not None and not 0 < args.alpha_end <= 1:
         raise UsageError(f"--alpha-end {args.alpha_end} is not in (0, 1]")
     config = NTupleConfig(
