@@ -152,9 +152,8 @@ def run_ntuple(args: argparse.Namespace) -> int:
 
     from boardai.cli._common import console, progress
     from boardai.errors import UsageError
-    from boardai.othello.train.ntuple_trainer import NTupleConfig, train
-
     from boardai.othello.ntuple import MAX_STAGES
+    from boardai.othello.train.ntuple_trainer import NTupleConfig, train
 
     if not 0 < args.alpha <= 1:
         raise UsageError(f"--alpha {args.alpha} is not in (0, 1]")
