@@ -390,7 +390,7 @@ class Searcher:
         if network is None:
             network = (
                 np.full((1, 1), -1, np.int64),
-                np.zeros(0, np.int64),
+                np.zeros((1, 0), np.int64),  # one stage, no images
                 np.zeros(1, np.float32),
             )
         self.network = network
