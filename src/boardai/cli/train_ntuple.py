@@ -252,9 +252,10 @@ def run(args: argparse.Namespace) -> int:
         if args.add_patterns:
             trainer.add_patterns(args.add_patterns)
             changes["patterns"] = f"+{args.add_patterns}"
-        if args.stages and _stages(args) != trainer.config.stages:  # the same stages: no-op
+        stages = _stages(args)
+        if stages and stages != trainer.config.stages:  # the same stages again: no-op
             try:
-                trainer.split_stages(_stages(args))
+                trainer.split_stages(stages)
             except ValueError as e:
                 raise UsageError(f"--resume {args.resume} --stages: {e}") from None
             changes["stages"] = args.stages

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -177,8 +177,6 @@ class Trainer:
         Raises:
             ValueError: the network has stages already, or ``stages`` is empty.
         """
-        from dataclasses import replace
-
         old = self.network
         if old.n_stages > 1:
             raise ValueError("the network has stages already")
@@ -200,8 +198,6 @@ class Trainer:
         Raises:
             UsageError: a bad spec, or a pattern the network has already.
         """
-        from dataclasses import replace
-
         from boardai.errors import UsageError
         from boardai.learn.patterns import parse_patterns, pattern_names
 
