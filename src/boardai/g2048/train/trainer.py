@@ -203,9 +203,9 @@ class Trainer:
 
         old = self.network
         extra = parse_patterns(spec)
-        dup = set(extra) & set(old.patterns)
-        if dup or len(set(extra)) != len(extra):
-            raise UsageError(f"pattern {pattern_names(tuple(dup or extra))[0]} is there already")
+        dup = [p for i, p in enumerate(extra) if p in old.patterns or p in extra[:i]]
+        if dup:
+            raise UsageError(f"pattern {pattern_names((dup[0],))[0]} is there already")
         network = NTupleNetwork(old.patterns + extra, old.stages)
         size_old, size_new = int(old.offsets[-1]), int(network.offsets[-1])
 
