@@ -10,7 +10,7 @@ import pytest
 
 from boardai.cli import main
 from boardai.errors import ModelFileError
-from boardai.g2048.kernels import play_random_games
+from boardai.g2048.kernels import max_exponent_fast, play_random_games
 from boardai.g2048.train.config import TrainConfig
 from boardai.g2048.train.episodes import _lambda_return
 from boardai.g2048.train.trainer import Trainer
@@ -49,6 +49,31 @@ def test_every_method_learns(options) -> None:
     fresh = late.scores[~late.restarted]
     assert len(fresh) > 50
     assert fresh.mean() > 2000  # random play averages about 1,000
+
+
+def test_restart_tile_keeps_the_board_where_the_tile_first_appears() -> None:
+    """Each fresh game that gets the tile pools one board, which holds the tile as its largest
+    (a 512 needs a 256 first), and restarted episodes begin from those boards."""
+    trainer = Trainer(TrainConfig(patterns=TINY, seed=2, restart=0.5, restart_tile=256))
+    chunk = trainer.train(400)
+    fresh_tiles = chunk.max_tiles[~chunk.restarted]
+    assert 0 < (fresh_tiles < 256).sum() < len(fresh_tiles)  # some games never get there
+    count = int(trainer.pool_state[0, 0])
+    assert count == (fresh_tiles >= 256).sum()
+    assert {max_exponent_fast(b) for b in trainer.pool[0, :count]} == {8}
+    assert chunk.restarted.sum() > 100
+    assert (chunk.max_tiles[chunk.restarted] >= 256).all()
+
+
+def test_changing_the_restart_tile_empties_the_pools() -> None:
+    trainer = Trainer(TrainConfig(patterns=TINY, seed=2, restart=0.5))
+    trainer.train(100)
+    assert trainer.pool_state[0, 0] > 0
+    trainer.reconfigure(restart_tile=128)
+    assert trainer.pool_state.sum() == 0 and not trainer.pool.any()
+    trainer.train(200)
+    count = int(trainer.pool_state[0, 0])
+    assert {max_exponent_fast(b) for b in trainer.pool[0, :count]} == {7}
 
 
 def test_chunks_do_not_matter() -> None:
@@ -157,6 +182,9 @@ def test_bad_config() -> None:
         TrainConfig(lam=0.5, method="online")
     with pytest.raises(ValueError):
         TrainConfig(alpha=0)
+    for tile in (3, 2, 65536):
+        with pytest.raises(ValueError, match="restart tile"):
+            TrainConfig(restart_tile=tile)
 
 
 def test_load_rejects_a_model_without_training_state(tmp_path) -> None:
@@ -215,6 +243,8 @@ def test_cli_errors(tmp_path, capsys) -> None:
     assert main(["train", "ntuple", "--stages", "x", "--out", str(tmp_path / "m.npz")]) == 2
     assert main(["train", "ntuple", "--stages", "14+13,14", "--out", str(tmp_path / "m.npz")]) == 2
     assert "must increase" in capsys.readouterr().err
+    assert main(["train", "ntuple", "--restart-tile", "100", "--out", str(tmp_path / "m.npz")]) == 2
+    assert "restart tile must be 0 or a tile 4..32768, got 100" in capsys.readouterr().err
     assert (
         main(
             [
@@ -268,9 +298,25 @@ def test_resume_can_switch_to_tc(tmp_path, capsys) -> None:
         resumed.reconfigure(patterns="4567")
 
 
+def test_resume_applies_options_given_even_at_their_default(tmp_path, capsys) -> None:
+    """``--alpha 0.1`` (the default for a new run) on resume sets alpha back to 0.1; leaving
+    an option out keeps the saved value."""
+    out = tmp_path / "m.npz"
+    base = ["train", "ntuple", "--patterns", "0123", "--out", str(out), "--report-every", "50"]
+    assert main([*base, "--episodes", "50", "--alpha", "0.01", "--restart", "0.5"]) == 0
+    assert main([*base, "--episodes", "100", "--resume", str(out), "--alpha", "0.1"]) == 0
+    assert "now with {'alpha': 0.1}" in capsys.readouterr().out
+    config = Trainer.load(out).config
+    assert config.alpha == 0.1 and config.restart == 0.5
+    assert main([*base, "--episodes", "150", "--resume", str(out)]) == 0
+    assert "now with" not in capsys.readouterr().out
+    assert Trainer.load(out).config.alpha == 0.1
+
+
 def test_split_stages_starts_every_stage_from_the_trained_weights(tmp_path, capsys) -> None:
-    """Resuming with --stages copies the one-stage weights (and TC state) into every stage, so
-    every board keeps its value; then the stages learn apart, and a second split is refused."""
+    """Resuming with --stages copies the one-stage weights into every stage, so every board
+    keeps its value (TC state: the first stage keeps it, the others start at the full rate);
+    then the stages learn apart, and a second split is refused."""
     from boardai.g2048 import Board
 
     out = tmp_path / "m.npz"
@@ -285,7 +331,8 @@ def test_split_stages_starts_every_stage_from_the_trained_weights(tmp_path, caps
     for s in range(2):
         part = slice(s * size, (s + 1) * size)
         np.testing.assert_array_equal(split.network.weights[part], before.network.weights)
-        np.testing.assert_array_equal(split.tc[0][part], before.tc[0])
+        for a, b in zip(split.tc, before.tc, strict=True):
+            np.testing.assert_array_equal(a[part], b if s == 0 else np.zeros_like(b))
     assert [split.network.value(b) for b in boards] == [before.network.value(b) for b in boards]
     split.train(200)
     w = split.network.weights

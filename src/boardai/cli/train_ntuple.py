@@ -14,6 +14,7 @@ boardai train ntuple --patterns 0123,4567 --episodes 2000 --out tiny.npz --repor
 boardai train ntuple --resume model.npz --episodes 200000 --out model.npz
 boardai train ntuple --patterns 4x6 --tc --alpha 1.0 --stages 14 --restart 0.5 --out tc.npz
 boardai train ntuple --patterns 4x6 --stages 14,14+13 --out staged.npz
+boardai train ntuple --resume model.npz --stages 14 --restart 0.8 --restart-tile 16384 --out l.npz
 """
 
 BENCH_EXAMPLES = """
@@ -23,8 +24,9 @@ boardai bench ntuple --model model.npz --episodes 0 --games 20 --depth 2
 """
 
 
-#: Options that may change when a run is resumed, with their defaults: a value given on the
-#: command line that differs from its default overrides the saved one.
+#: Options that may change when a run is resumed, with their defaults for a new run. Their
+#: arguments default to None, so that a value given on the command line (even the default
+#: value) overrides the saved one and an option left out keeps it.
 RESUMABLE: dict[str, Any] = {
     "method": "backward",
     "alpha": 0.1,
@@ -34,6 +36,7 @@ RESUMABLE: dict[str, Any] = {
     "horizon": 5,
     "tc": False,
     "restart": 0.0,
+    "restart_tile": 0,
 }
 
 
@@ -67,7 +70,7 @@ def register(app: Any) -> None:
         metavar="MODEL",
         help="continue a saved run; its patterns, stages and seed stay (--stages splits a "
         "one-stage network, every stage starting from its weights), and options of the "
-        "learning rule given here (alpha, schedule, method, lambda, tc, restart) override",
+        "learning rule given here (alpha, schedule, method, lambda, tc, restarts) override",
     )
     p.add_argument(
         "--add-patterns",
@@ -78,43 +81,46 @@ def register(app: Any) -> None:
     p.add_argument(
         "--method",
         choices=["backward", "backward-greedy", "online"],
-        default=RESUMABLE["method"],
+        default=None,
         help="backward: seed 004's update from the end of each episode (default); "
         "backward-greedy: re-choose the next move with current weights; online: forward TD(0)",
     )
     p.add_argument(
         "--alpha",
         type=float,
-        default=RESUMABLE["alpha"],
+        default=None,
         help="learning rate, split over the lookups (default: 0.1)",
     )
     p.add_argument(
         "--alpha-decay",
         type=float,
-        default=RESUMABLE["alpha_decay"],
+        default=None,
         help="multiply alpha by this every --alpha-every episodes",
     )
     p.add_argument(
         "--alpha-every",
         type=positive_int,
-        default=RESUMABLE["alpha_every"],
+        default=None,
         help="episodes between decays (default: 10000)",
     )
     p.add_argument(
         "--lambda",
         dest="lam",
         type=probability,
-        default=RESUMABLE["lam"],
+        default=None,
         help="TD(lambda) (default: 0)",
     )
     p.add_argument(
         "--horizon",
         type=positive_int,
-        default=RESUMABLE["horizon"],
+        default=None,
         help="longest n-step return in TD(lambda) (default: 5)",
     )
     p.add_argument(
-        "--tc", action="store_true", help="temporal coherence learning (try --alpha 1.0)"
+        "--tc",
+        action="store_true",
+        default=None,
+        help="temporal coherence learning (try --alpha 1.0)",
     )
     p.add_argument(
         "--optimistic", type=float, default=0.0, metavar="V", help="OTD: start every value at V"
@@ -130,9 +136,17 @@ def register(app: Any) -> None:
     p.add_argument(
         "--restart",
         type=float,
-        default=RESUMABLE["restart"],
+        default=None,
         metavar="P",
         help="start an episode from a late position of an earlier game with probability P",
+    )
+    p.add_argument(
+        "--restart-tile",
+        type=nonneg_int,
+        default=None,
+        metavar="TILE",
+        help="with --restart: start from the first board of an earlier game holding TILE "
+        "(e.g. 16384, to train the late game), not from a random late board",
     )
     p.add_argument(
         "--p4", type=probability, default=0.1, help="probability of a spawned 4 (default: 0.1)"
@@ -206,6 +220,11 @@ def _stages(args: argparse.Namespace) -> Any:
         raise UsageError(f"--stages: {e}") from None
 
 
+def _given(args: argparse.Namespace) -> dict[str, Any]:
+    """The options of the learning rule that the command line sets."""
+    return {k: getattr(args, k) for k in RESUMABLE if getattr(args, k) is not None}
+
+
 def _config(args: argparse.Namespace) -> Any:
     from boardai.errors import UsageError
     from boardai.g2048.train.config import TrainConfig
@@ -213,17 +232,10 @@ def _config(args: argparse.Namespace) -> Any:
     stages = _stages(args)
     try:
         return TrainConfig(
+            **{**RESUMABLE, **_given(args)},
             patterns=args.patterns,
             stages=stages,
-            method=args.method,
-            alpha=args.alpha,
-            alpha_decay=args.alpha_decay,
-            alpha_every=args.alpha_every,
-            lam=args.lam,
-            horizon=args.horizon,
-            tc=args.tc,
             optimistic=args.optimistic,
-            restart=args.restart,
             p4=args.p4,
             seed=args.seed,
         )
@@ -243,7 +255,7 @@ def run(args: argparse.Namespace) -> int:
     out = console()
     if args.resume:
         trainer = Trainer.load(args.resume)
-        changes = {k: getattr(args, k) for k, v in RESUMABLE.items() if getattr(args, k) != v}
+        changes = {k: v for k, v in _given(args).items() if v != getattr(trainer.config, k)}
         if changes:
             try:
                 trainer.reconfigure(**changes)

@@ -30,6 +30,9 @@ run are the same bit for bit.
 Restart strategy: with ``restart_p > 0``, at the end of each fresh episode one position from
 its second half goes into a ring buffer (``pool``), and a later episode starts from a pool
 position with probability ``restart_p`` (late-game positions get trained far more often).
+With ``restart_at > 0`` the position kept is instead the first one on which a tile of that
+exponent appears (Wu et al. 2014 train each stage from the boards where it begins), so the
+restarts train the game from there on, e.g. from the first 16384.
 """
 
 from __future__ import annotations
@@ -167,6 +170,7 @@ def train_episodes(
     horizon: np.int64,
     p4: np.float64,
     restart_p: np.float64,
+    restart_at: np.int64,
     pool: np.ndarray,
     pool_state: np.ndarray,
     scores: np.ndarray,
@@ -255,12 +259,23 @@ def train_episodes(
                     values[t] = _learn(idx, target, data, tc, use_tc, step_scale)
                     idx, idx_next = idx_next, idx
         if fresh and restart_p > 0.0 and n >= 8:
-            state, bits = splitmix64(state)
-            late = n // 2 + np.int64(
-                ((bits >> np.uint64(32)) * np.uint64(n - n // 2)) >> np.uint64(32)
-            )
-            if states_hi[late] == 0:
-                pool[pool_state[1]] = states_lo[late]
+            keep = np.int64(-1)
+            if restart_at > 0:
+                for t in range(n):
+                    if states_hi[t] != 0:
+                        break
+                    if max_exponent(states_lo[t], states_hi[t]) >= restart_at:
+                        keep = np.int64(t)
+                        break
+            else:
+                state, bits = splitmix64(state)
+                late = n // 2 + np.int64(
+                    ((bits >> np.uint64(32)) * np.uint64(n - n // 2)) >> np.uint64(32)
+                )
+                if states_hi[late] == 0:
+                    keep = late
+            if keep >= 0:
+                pool[pool_state[1]] = states_lo[keep]
                 pool_state[1] = (pool_state[1] + 1) % pool.shape[0]
                 pool_state[0] = min(pool_state[0] + 1, pool.shape[0])
         scores[k] = score

@@ -164,15 +164,20 @@ class Trainer:
         if fixed:
             raise ValueError(f"a saved run keeps its {', '.join(sorted(fixed))}")
         config = TrainConfig.from_dict({**self.config.to_dict(), **changes})
+        if config.restart_tile != self.config.restart_tile:  # the pools hold other boards
+            self.pool = np.zeros((1, config.pool_size), np.uint64)
+            self.pool_state = np.zeros((1, 2), np.int64)
         if config.tc and not self.config.tc:
             size = self.network.weights.shape[0]
             self.tc = (np.zeros(size, np.float32), np.zeros(size, np.float32))
         self.config = config
 
     def split_stages(self, stages: Any) -> None:
-        """Give a one-stage network stages, each starting from its trained weights (and TC
-        state), so that play is unchanged at first and each stage then learns its own part of
-        the game: multi-stage weight promotion (Jaśkowski 2016) done once for every weight.
+        """Give a one-stage network stages, each starting from its trained weights, so that
+        play is unchanged at first and each stage then learns its own part of the game:
+        multi-stage weight promotion (Jaśkowski 2016) done once for every weight. With TC the
+        first stage keeps its state and the later ones start afresh, at the full rate: their
+        weights were settled on other parts of the game, and now have their own to learn.
 
         Raises:
             ValueError: the network has stages already, or ``stages`` is empty.
@@ -186,7 +191,8 @@ class Trainer:
         n = network.n_stages
         network.weights[:] = np.tile(old.weights, n)
         if self.config.tc:
-            self.tc = (np.tile(self.tc[0], n), np.tile(self.tc[1], n))
+            fresh = np.zeros((n - 1) * old.weights.size, np.float32)
+            self.tc = (np.concatenate([self.tc[0], fresh]), np.concatenate([self.tc[1], fresh]))
         self.network = network
         self.config = replace(self.config, stages=network.stages)
 
@@ -273,6 +279,7 @@ class Trainer:
                 c.horizon,
                 c.p4,
                 c.restart,
+                c.restart_tile.bit_length() - 1 if c.restart_tile else 0,
                 self.pool[j],
                 self.pool_state[j],
                 *out,
