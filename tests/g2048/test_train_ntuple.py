@@ -65,6 +65,27 @@ def test_restart_tile_keeps_the_board_where_the_tile_first_appears() -> None:
     assert (chunk.max_tiles[chunk.restarted] >= 256).all()
 
 
+def test_cli_reports_the_restarts_apart(tmp_path, capsys) -> None:
+    """The line tells the restarted episodes' gain and reach; a CSV of an older version (no
+    restart columns) keeps its columns when a run appends to it."""
+    out, table = tmp_path / "m.npz", tmp_path / "log.csv"
+    table.write_text("episode,avg\n100,1.0\n")
+    args = ["train", "ntuple", "--patterns", TINY, "--out", str(out), "--quiet", "--csv"]
+    more = ["--restart", "0.5", "--restart-tile", "256", "--report-every", "300"]
+    assert main([*args, str(tmp_path / "new.csv"), "--episodes", "300", *more]) == 0
+    with (tmp_path / "new.csv").open() as f:
+        (row,) = list(csv.DictReader(f))
+    restarts, gain = int(row["restarts"]), float(row["restart_avg"])
+    assert 50 < restarts < 200 and gain > 0 and float(row["restart_reach_16384"]) == 0
+    text = " ".join(capsys.readouterr().out.split())  # undo the console's wrapping
+    assert f"; {restarts} restarts: +{gain:,.0f}, 16384 0.0%, 32768 0.0%" in text
+    from boardai.g2048.train.report import CsvLog
+
+    log = CsvLog(table, append=True)
+    log.write({"episode": 200, "avg": 2.0, "restarts": 5})
+    assert table.read_text().splitlines() == ["episode,avg", "100,1.0", "200,2.0"]
+
+
 def test_changing_the_restart_tile_empties_the_pools() -> None:
     trainer = Trainer(TrainConfig(patterns=TINY, seed=2, restart=0.5))
     trainer.train(100)

@@ -20,10 +20,17 @@ from boardai.g2048.train.trainer import Chunk, Trainer, summary_fields
 
 def report_line(row: dict[str, Any]) -> str:
     """Seed 004's headline: episodes, average and max score, speed."""
-    return (
+    line = (
         f"{row['episode']:>8}  avg = {row['avg']:,.0f}, max = {row['max']:,}, "
         f"moves/s = {row['moves_per_s']:,}"
     )
+    if row.get("restarts"):
+        line += (
+            f"; {row['restarts']:,} restarts: +{row['restart_avg']:,.0f}, "
+            f"16384 {100 * row['restart_reach_16384']:.1f}%, "
+            f"32768 {100 * row['restart_reach_32768']:.1f}%"
+        )
+    return line
 
 
 def report_block(chunk: Chunk, trainer: Trainer, quiet: bool = False) -> tuple[dict[str, Any], Any]:
@@ -50,18 +57,24 @@ class CsvLog:
     def __init__(self, path: str | os.PathLike[str], append: bool = False) -> None:
         self.path = Path(path)
         self.rows: list[dict[str, Any]] = []
+        self.fields: list[str] = []
         if append and self.path.is_file():
             with self.path.open(newline="", encoding="utf-8") as f:
-                self.rows = [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
+                reader = csv.DictReader(f)
+                self.rows = [{k: float(v) for k, v in r.items()} for r in reader]
+                self.fields = list(reader.fieldnames or [])
         elif self.path.exists():
             self.path.unlink()
 
     def write(self, row: dict[str, Any]) -> None:
-        """Append one row (and the header first if the file is new)."""
+        """Append one row (and the header first if the file is new; a file written by an
+        older version keeps its columns)."""
         new = not self.path.is_file()
+        if new or not self.fields:
+            self.fields = list(row)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self.path.open("a", newline="", encoding="utf-8") as f:
-            w = csv.DictWriter(f, fieldnames=list(row))
+            w = csv.DictWriter(f, fieldnames=self.fields, extrasaction="ignore")
             if new:
                 w.writeheader()
             w.writerow(row)

@@ -316,4 +316,11 @@ def summary_fields(chunk: Chunk) -> dict[str, Any]:
     }
     for tile in (2048, 4096, 8192, 16384, 32768):
         row[f"reach_{tile}"] = round(float((tiles >= tile).mean()), 4)
+    # restarts: how the late game goes from the pooled boards (score gained from there)
+    late = chunk.restarted
+    row["restarts"] = int(late.sum())
+    row["restart_avg"] = round(float(chunk.scores[late].mean()), 1) if late.any() else 0.0
+    for tile in (16384, 32768):
+        rate = float((chunk.max_tiles[late] >= tile).mean()) if late.any() else 0.0
+        row[f"restart_reach_{tile}"] = round(rate, 4)
     return row
