@@ -205,7 +205,9 @@ def test_bad_config() -> None:
         TrainConfig(alpha=0)
     for tile in (3, 2, 65536):
         with pytest.raises(ValueError, match="restart tile"):
-            TrainConfig(restart_tile=tile)
+            TrainConfig(restart=0.5, restart_tile=tile)
+    with pytest.raises(ValueError, match="needs a restart probability"):
+        TrainConfig(restart_tile=16384)
 
 
 def test_load_rejects_a_model_without_training_state(tmp_path) -> None:
@@ -264,7 +266,8 @@ def test_cli_errors(tmp_path, capsys) -> None:
     assert main(["train", "ntuple", "--stages", "x", "--out", str(tmp_path / "m.npz")]) == 2
     assert main(["train", "ntuple", "--stages", "14+13,14", "--out", str(tmp_path / "m.npz")]) == 2
     assert "must increase" in capsys.readouterr().err
-    assert main(["train", "ntuple", "--restart-tile", "100", "--out", str(tmp_path / "m.npz")]) == 2
+    bad_tile = ["--restart", "0.5", "--restart-tile", "100"]
+    assert main(["train", "ntuple", *bad_tile, "--out", str(tmp_path / "m.npz")]) == 2
     assert "restart tile must be 0 or a tile 4..32768, got 100" in capsys.readouterr().err
     assert (
         main(

@@ -73,6 +73,8 @@ class TrainConfig:
             4 <= self.restart_tile <= 32768 and self.restart_tile & (self.restart_tile - 1) == 0
         ):
             raise ValueError(f"restart tile must be 0 or a tile 4..32768, got {self.restart_tile}")
+        if self.restart_tile and not self.restart:
+            raise ValueError("a restart tile needs a restart probability above 0")
         if self.pool_size < 1:
             raise ValueError(f"pool_size must be >= 1, got {self.pool_size}")
         if not 0 <= self.p4 <= 1:
