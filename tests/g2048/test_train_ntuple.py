@@ -51,18 +51,53 @@ def test_every_method_learns(options) -> None:
     assert fresh.mean() > 2000  # random play averages about 1,000
 
 
-def test_restart_tile_keeps_the_board_where_the_tile_first_appears() -> None:
+def test_restart_at_keeps_the_board_where_the_tile_first_appears() -> None:
     """Each fresh game that gets the tile pools one board, which holds the tile as its largest
     (a 512 needs a 256 first), and restarted episodes begin from those boards."""
-    trainer = Trainer(TrainConfig(patterns=TINY, seed=2, restart=0.5, restart_tile=256))
+    trainer = Trainer(TrainConfig(patterns=TINY, seed=2, restart=0.5, restart_at="8"))
     chunk = trainer.train(400)
     fresh_tiles = chunk.max_tiles[~chunk.restarted]
     assert 0 < (fresh_tiles < 256).sum() < len(fresh_tiles)  # some games never get there
-    count = int(trainer.pool_state[0, 0])
+    count = int(trainer.pool_state[0, 0, 0])
     assert count == (fresh_tiles >= 256).sum()
-    assert {max_exponent_fast(b) for b in trainer.pool[0, :count]} == {8}
+    assert {max_exponent_fast(b) for b in trainer.pool[0, 0, :count]} == {8}
     assert chunk.restarted.sum() > 100
     assert (chunk.max_tiles[chunk.restarted] >= 256).all()
+
+
+def test_carousel_restarts_from_every_threshold() -> None:
+    """Thresholds 256 and 256+128: each pool holds boards that reach its threshold, and the
+    restarts start from both."""
+    from boardai.learn.ntuple import tile_presence
+
+    trainer = Trainer(TrainConfig(patterns=TINY, seed=4, restart=0.6, restart_at="8,8+7"))
+    chunk = trainer.train(600)
+    counts = trainer.pool_state[0, :, 0]
+    assert (counts > 20).all()
+    first, second = (trainer.pool[0, k, : counts[k]] for k in range(2))
+    assert all(tile_presence(b) >= 2**8 and max_exponent_fast(b) == 8 for b in first)
+    assert all(tile_presence(b) >= 2**8 + 2**7 for b in second)
+    # the first 256 often comes with a 128 on the board (a board in both pools), not always
+    assert set(second.tolist()) - set(first.tolist())
+    starts = chunk.restarted.sum()
+    assert starts > 200
+    assert (chunk.max_tiles[chunk.restarted] >= 256).all()
+
+
+def test_old_single_pool_files_load_and_train(tmp_path) -> None:
+    """Files from before the carousel kept one pool per thread (2-d arrays): they load as
+    one level and go on training exactly the same."""
+    from boardai.learn.model_file import load_model, save_model
+
+    trainer = Trainer(TrainConfig(patterns=TINY, seed=6, restart=0.5, pool_size=30))
+    trainer.train(60)
+    trainer.save(tmp_path / "new.npz")
+    network, meta, extra = load_model(tmp_path / "new.npz")
+    extra = {"pool": extra["pool"][:, 0, :], "pool_state": extra["pool_state"][:, 0, :]}
+    save_model(tmp_path / "old.npz", network, meta, extra)
+    old = Trainer.load(tmp_path / "old.npz")
+    np.testing.assert_array_equal(old.pool, trainer.pool)
+    np.testing.assert_array_equal(old.train(20).scores, trainer.train(20).scores)
 
 
 def test_cli_reports_the_restarts_apart(tmp_path, capsys) -> None:
@@ -71,7 +106,7 @@ def test_cli_reports_the_restarts_apart(tmp_path, capsys) -> None:
     out, table = tmp_path / "m.npz", tmp_path / "log.csv"
     table.write_text("episode,avg\n100,1.0\n")
     args = ["train", "ntuple", "--patterns", TINY, "--out", str(out), "--quiet", "--csv"]
-    more = ["--restart", "0.5", "--restart-tile", "256", "--report-every", "300"]
+    more = ["--restart", "0.5", "--restart-at", "8", "--report-every", "300"]
     assert main([*args, str(tmp_path / "new.csv"), "--episodes", "300", *more]) == 0
     with (tmp_path / "new.csv").open() as f:
         (row,) = list(csv.DictReader(f))
@@ -86,15 +121,15 @@ def test_cli_reports_the_restarts_apart(tmp_path, capsys) -> None:
     assert table.read_text().splitlines() == ["episode,avg", "100,1.0", "200,2.0"]
 
 
-def test_changing_the_restart_tile_empties_the_pools() -> None:
+def test_changing_the_restart_thresholds_empties_the_pools() -> None:
     trainer = Trainer(TrainConfig(patterns=TINY, seed=2, restart=0.5))
     trainer.train(100)
-    assert trainer.pool_state[0, 0] > 0
-    trainer.reconfigure(restart_tile=128)
+    assert trainer.pool_state[0, 0, 0] > 0
+    trainer.reconfigure(restart_at="7")
     assert trainer.pool_state.sum() == 0 and not trainer.pool.any()
     trainer.train(200)
-    count = int(trainer.pool_state[0, 0])
-    assert {max_exponent_fast(b) for b in trainer.pool[0, :count]} == {7}
+    count = int(trainer.pool_state[0, 0, 0])
+    assert {max_exponent_fast(b) for b in trainer.pool[0, 0, :count]} == {7}
 
 
 def test_chunks_do_not_matter() -> None:
@@ -203,11 +238,11 @@ def test_bad_config() -> None:
         TrainConfig(lam=0.5, method="online")
     with pytest.raises(ValueError):
         TrainConfig(alpha=0)
-    for tile in (3, 2, 65536):
-        with pytest.raises(ValueError, match="restart tile"):
-            TrainConfig(restart=0.5, restart_tile=tile)
-    with pytest.raises(ValueError, match="needs a restart probability"):
-        TrainConfig(restart_tile=16384)
+    for bad in ("x", "16", "14,13"):
+        with pytest.raises(ValueError, match="stage"):
+            TrainConfig(restart=0.5, restart_at=bad)
+    with pytest.raises(ValueError, match="need a restart probability"):
+        TrainConfig(restart_at="14")
 
 
 def test_load_rejects_a_model_without_training_state(tmp_path) -> None:
@@ -266,9 +301,9 @@ def test_cli_errors(tmp_path, capsys) -> None:
     assert main(["train", "ntuple", "--stages", "x", "--out", str(tmp_path / "m.npz")]) == 2
     assert main(["train", "ntuple", "--stages", "14+13,14", "--out", str(tmp_path / "m.npz")]) == 2
     assert "must increase" in capsys.readouterr().err
-    bad_tile = ["--restart", "0.5", "--restart-tile", "100"]
-    assert main(["train", "ntuple", *bad_tile, "--out", str(tmp_path / "m.npz")]) == 2
-    assert "restart tile must be 0 or a tile 4..32768, got 100" in capsys.readouterr().err
+    bad_at = ["--restart", "0.5", "--restart-at", "16384"]
+    assert main(["train", "ntuple", *bad_at, "--out", str(tmp_path / "m.npz")]) == 2
+    assert "--restart-at: stage '16384': exponents must be in 1..15" in capsys.readouterr().err
     assert (
         main(
             [

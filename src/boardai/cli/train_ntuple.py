@@ -14,7 +14,8 @@ boardai train ntuple --patterns 0123,4567 --episodes 2000 --out tiny.npz --repor
 boardai train ntuple --resume model.npz --episodes 200000 --out model.npz
 boardai train ntuple --patterns 4x6 --tc --alpha 1.0 --stages 14 --restart 0.5 --out tc.npz
 boardai train ntuple --patterns 4x6 --stages 14,14+13 --out staged.npz
-boardai train ntuple --resume model.npz --stages 14 --restart 0.8 --restart-tile 16384 --out l.npz
+boardai train ntuple --resume model.npz --stages 14,14+13 --restart 0.8 --restart-at 14,14+13 \
+    --out late.npz
 """
 
 BENCH_EXAMPLES = """
@@ -36,7 +37,7 @@ RESUMABLE: dict[str, Any] = {
     "horizon": 5,
     "tc": False,
     "restart": 0.0,
-    "restart_tile": 0,
+    "restart_at": (),
 }
 
 
@@ -141,12 +142,12 @@ def register(app: Any) -> None:
         help="start an episode from a late position of an earlier game with probability P",
     )
     p.add_argument(
-        "--restart-tile",
-        type=nonneg_int,
+        "--restart-at",
         default=None,
-        metavar="TILE",
-        help="with --restart: start from the first board of an earlier game holding TILE "
-        "(e.g. 16384, to train the late game), not from a random late board",
+        metavar="LIST",
+        help="with --restart: restart from the first boards where games reach these "
+        "thresholds (the form of --stages; e.g. 14,14+13: the first 16384, and the first 16384 "
+        "with 8192), a threshold at random, not from a random late board",
     )
     p.add_argument(
         "--p4", type=probability, default=0.1, help="probability of a spawned 4 (default: 0.1)"
@@ -222,7 +223,16 @@ def _stages(args: argparse.Namespace) -> Any:
 
 def _given(args: argparse.Namespace) -> dict[str, Any]:
     """The options of the learning rule that the command line sets."""
-    return {k: getattr(args, k) for k in RESUMABLE if getattr(args, k) is not None}
+    from boardai.errors import UsageError
+    from boardai.learn.ntuple import parse_stages
+
+    given = {k: getattr(args, k) for k in RESUMABLE if getattr(args, k) is not None}
+    if "restart_at" in given:
+        try:
+            given["restart_at"] = parse_stages(given["restart_at"])
+        except UsageError as e:
+            raise UsageError(f"--restart-at: {e}") from None
+    return given
 
 
 def _config(args: argparse.Namespace) -> Any:

@@ -39,9 +39,11 @@ class TrainConfig:
     """OTD: every board starts worth this much (e.g. 320000), so unseen boards get explored."""
     restart: float = 0.0
     """Probability that an episode starts from a late position of an earlier game."""
-    restart_tile: int = 0
-    """Restart from the first board of a game on which this tile appears (e.g. 16384), to train
-    the game from there on; 0: from a random board of the second half of the game."""
+    restart_at: tuple[Stage, ...] = ()
+    """Carousel restarts: thresholds in the form of ``stages`` (``((14,),)``: the first 16384;
+    ``"14,14+13"``: also the first 16384 with 8192). Every episode that reaches a threshold
+    from below keeps the first board that reaches it, and a restart starts from a board of
+    one threshold, chosen at random. Empty: from a random late board of a fresh game."""
     pool_size: int = 1000
     """Positions kept for restarts (per thread)."""
     p4: float = 0.1
@@ -69,12 +71,9 @@ class TrainConfig:
             raise ValueError(f"horizon must be in 1..1000, got {self.horizon}")
         if not 0 <= self.restart < 1:
             raise ValueError(f"restart must be in [0, 1), got {self.restart}")
-        if self.restart_tile and not (
-            4 <= self.restart_tile <= 32768 and self.restart_tile & (self.restart_tile - 1) == 0
-        ):
-            raise ValueError(f"restart tile must be 0 or a tile 4..32768, got {self.restart_tile}")
-        if self.restart_tile and not self.restart:
-            raise ValueError("a restart tile needs a restart probability above 0")
+        self.restart_at = parse_stages(self.restart_at)
+        if self.restart_at and not self.restart:
+            raise ValueError("restart thresholds need a restart probability above 0")
         if self.pool_size < 1:
             raise ValueError(f"pool_size must be >= 1, got {self.pool_size}")
         if not 0 <= self.p4 <= 1:
@@ -86,6 +85,7 @@ class TrainConfig:
         """JSON-ready fields."""
         d = dataclasses.asdict(self)
         d["stages"] = stages_to_json(self.stages)
+        d["restart_at"] = stages_to_json(self.restart_at)
         return d
 
     @classmethod

@@ -30,9 +30,13 @@ run are the same bit for bit.
 Restart strategy: with ``restart_p > 0``, at the end of each fresh episode one position from
 its second half goes into a ring buffer (``pool``), and a later episode starts from a pool
 position with probability ``restart_p`` (late-game positions get trained far more often).
-With ``restart_at > 0`` the position kept is instead the first one on which a tile of that
-exponent appears (Wu et al. 2014 train each stage from the boards where it begins), so the
-restarts train the game from there on, e.g. from the first 16384.
+With thresholds in ``restart_masks`` (tile-presence masks, as the stages use) the restarts go
+round a carousel instead (Jaśkowski 2016; Wu et al. 2014 train each stage from the boards
+where it begins): every episode that reaches a threshold from below keeps, in that
+threshold's pool, the first board that reaches it, and a restart starts from a board of a
+pool chosen at random among those not empty. So the restarts train the late game from the
+first 16384 on (mask 2^14), and from the first 16384 with 8192 (2^14 + 2^13), which the
+restarts from the first 16384 then reach.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ from boardai.learn.ntuple import (
     prefetch,
     prefetch_value,
     sum_at,
+    tile_presence,
 )
 from boardai.rng import seed_stream, splitmix64
 
@@ -170,7 +175,7 @@ def train_episodes(
     horizon: np.int64,
     p4: np.float64,
     restart_p: np.float64,
-    restart_at: np.int64,
+    restart_masks: np.ndarray,
     pool: np.ndarray,
     pool_state: np.ndarray,
     scores: np.ndarray,
@@ -185,7 +190,9 @@ def train_episodes(
     ``scratch`` is room for the lookup indices of two boards (int64, ``(2, n_lookups + 16)``:
     each row keeps 8 entries, a cache line, free on both sides, so threads never write to one
     line).
-    ``pool`` / ``pool_state`` ([count, next]) are the restart ring buffer, updated in place.
+    ``pool`` (``[levels, size]``) / ``pool_state`` (``[levels, 2]``: count, next) are the
+    restart ring buffers, one per threshold of ``restart_masks`` (one when there are none),
+    updated in place.
     Alpha for episode ``e`` is ``alpha * alpha_decay ** (e // alpha_every)``.
     """
     n_lookups = 8 * data[2].shape[0]
@@ -206,10 +213,15 @@ def train_episodes(
         state = seed_stream(seed, np.uint64(e))
         state, bits = splitmix64(state)
         fresh = True
-        if restart_p > 0.0 and pool_state[0] > 0 and _uniform(bits) < restart_p:
+        level = _pick_level(pool_state, bits)
+        if restart_p > 0.0 and level >= 0 and _uniform(bits) < restart_p:
+            if pool_state.shape[0] > 1:  # the carousel: a pool at random (one: no draw)
+                state, bits = splitmix64(state)
+                level = _pick_level(pool_state, bits)
             state, bits = splitmix64(state)
-            pick = np.int64(((bits >> np.uint64(32)) * np.uint64(pool_state[0])) >> np.uint64(32))
-            lo = pool[pick]
+            count = np.uint64(pool_state[level, 0])
+            pick = np.int64(((bits >> np.uint64(32)) * count) >> np.uint64(32))
+            lo = pool[level, pick]
             fresh = False
         else:
             lo, state = start_board(state, 2, p4)
@@ -258,30 +270,69 @@ def train_episodes(
                         target = _lambda_return(rewards, values, t, n, lam, horizon)
                     values[t] = _learn(idx, target, data, tc, use_tc, step_scale)
                     idx, idx_next = idx_next, idx
-        if fresh and restart_p > 0.0 and n >= 8:
-            keep = np.int64(-1)
-            if restart_at > 0:
-                for t in range(n):
-                    if states_hi[t] != 0:
-                        break
-                    if max_exponent(states_lo[t], states_hi[t]) >= restart_at:
-                        keep = np.int64(t)
-                        break
-            else:
+        if restart_p > 0.0 and n >= 8:
+            if restart_masks.shape[0] > 0:
+                _keep_thresholds(states_lo, states_hi, n, restart_masks, pool, pool_state)
+            elif fresh:
                 state, bits = splitmix64(state)
                 late = n // 2 + np.int64(
                     ((bits >> np.uint64(32)) * np.uint64(n - n // 2)) >> np.uint64(32)
                 )
                 if states_hi[late] == 0:
-                    keep = late
-            if keep >= 0:
-                pool[pool_state[1]] = states_lo[keep]
-                pool_state[1] = (pool_state[1] + 1) % pool.shape[0]
-                pool_state[0] = min(pool_state[0] + 1, pool.shape[0])
+                    _pool_add(pool, pool_state, 0, states_lo[late])
         scores[k] = score
         max_exponents[k] = max_exponent(lo, hi)
         moves[k] = n
         restarted[k] = not fresh
+
+
+@njit(inline="always")
+def _pick_level(pool_state: np.ndarray, bits: np.uint64) -> np.int64:
+    """A pool that is not empty, drawn uniformly by ``bits``; -1 when all are empty."""
+    filled = 0
+    for level in range(pool_state.shape[0]):
+        if pool_state[level, 0] > 0:
+            filled += 1
+    if filled == 0:
+        return np.int64(-1)
+    if filled == 1 and pool_state.shape[0] == 1:
+        return np.int64(0)
+    k = np.int64(((bits >> np.uint64(32)) * np.uint64(filled)) >> np.uint64(32))
+    for level in range(pool_state.shape[0]):
+        if pool_state[level, 0] > 0:
+            if k == 0:
+                return np.int64(level)
+            k -= 1
+    return np.int64(-1)  # pragma: no cover - k < filled
+
+
+@njit(inline="always")
+def _pool_add(pool: np.ndarray, pool_state: np.ndarray, level: int, board: np.uint64) -> None:
+    """Put ``board`` into the ring buffer of pool ``level``."""
+    pool[level, pool_state[level, 1]] = board
+    pool_state[level, 1] = (pool_state[level, 1] + 1) % pool.shape[1]
+    pool_state[level, 0] = min(pool_state[level, 0] + 1, pool.shape[1])
+
+
+@njit
+def _keep_thresholds(
+    states_lo: np.ndarray,
+    states_hi: np.ndarray,
+    n: np.int64,
+    masks: np.ndarray,
+    pool: np.ndarray,
+    pool_state: np.ndarray,
+) -> None:
+    """For each threshold the episode reached from below, pool the first board reaching it."""
+    for level in range(masks.shape[0]):
+        if states_hi[0] != 0 or tile_presence(states_lo[0]) >= masks[level]:
+            continue  # started there already
+        for t in range(1, n):
+            if states_hi[t] != 0:
+                break
+            if tile_presence(states_lo[t]) >= masks[level]:
+                _pool_add(pool, pool_state, level, states_lo[t])
+                break
 
 
 @njit

@@ -28,7 +28,7 @@ import numpy as np
 from boardai.g2048.train.config import TrainConfig
 from boardai.g2048.train.episodes import METHODS, train_episodes
 from boardai.learn.model_file import load_model, save_model
-from boardai.learn.ntuple import NTupleNetwork
+from boardai.learn.ntuple import NTupleNetwork, stage_mask
 
 #: Model kind written in the metadata, checked on resume and by the agent.
 KIND = "2048-ntuple-td"
@@ -106,8 +106,12 @@ class Trainer:
             )
         else:
             self.tc = (np.zeros(1, np.float32), np.zeros(1, np.float32))
-        self.pool = state.get("pool", np.zeros((1, config.pool_size), np.uint64))
-        self.pool_state = state.get("pool_state", np.zeros((1, 2), np.int64))
+        levels = max(1, len(config.restart_at))
+        pool = state.get("pool", np.zeros((1, levels, config.pool_size), np.uint64))
+        pool_state = state.get("pool_state", np.zeros((1, levels, 2), np.int64))
+        if pool.ndim == 2:  # files before the carousel: one pool per thread
+            pool, pool_state = pool[:, None, :], pool_state[:, None, :]
+        self.pool, self.pool_state = pool, pool_state
 
     # -- files ----------------------------------------------------------------------------
 
@@ -164,9 +168,10 @@ class Trainer:
         if fixed:
             raise ValueError(f"a saved run keeps its {', '.join(sorted(fixed))}")
         config = TrainConfig.from_dict({**self.config.to_dict(), **changes})
-        if config.restart_tile != self.config.restart_tile:  # the pools hold other boards
-            self.pool = np.zeros((1, config.pool_size), np.uint64)
-            self.pool_state = np.zeros((1, 2), np.int64)
+        if config.restart_at != self.config.restart_at:  # the pools hold other boards
+            levels = max(1, len(config.restart_at))
+            self.pool = np.zeros((1, levels, config.pool_size), np.uint64)
+            self.pool_state = np.zeros((1, levels, 2), np.int64)
         if config.tc and not self.config.tc:
             size = self.network.weights.shape[0]
             self.tc = (np.zeros(size, np.float32), np.zeros(size, np.float32))
@@ -235,15 +240,15 @@ class Trainer:
         return c.alpha * c.alpha_decay ** (episode // c.alpha_every)
 
     def _pools(self, threads: int) -> None:
-        rows, size = self.pool.shape
+        rows, levels, size = self.pool.shape
         if rows < threads or size != self.config.pool_size:
-            pool = np.zeros((threads, self.config.pool_size), np.uint64)
-            state = np.zeros((threads, 2), np.int64)
+            pool = np.zeros((threads, levels, self.config.pool_size), np.uint64)
+            state = np.zeros((threads, levels, 2), np.int64)
             keep = min(rows, threads)
             n = min(size, self.config.pool_size)
-            pool[:keep, :n] = self.pool[:keep, :n]
-            state[:keep, 0] = np.minimum(self.pool_state[:keep, 0], n)
-            state[:keep, 1] = self.pool_state[:keep, 1] % n
+            pool[:keep, :, :n] = self.pool[:keep, :, :n]
+            state[:keep, :, 0] = np.minimum(self.pool_state[:keep, :, 0], n)
+            state[:keep, :, 1] = self.pool_state[:keep, :, 1] % n
             self.pool, self.pool_state = pool, state
 
     def train(self, n_episodes: int, threads: int = 1) -> Chunk:
@@ -259,6 +264,7 @@ class Trainer:
         moves = np.zeros(n_episodes, np.int64)
         restarted = np.zeros(n_episodes, np.bool_)
         data = self.network.data()
+        masks = np.array([stage_mask(t) for t in c.restart_at], np.int64)
 
         def work(j: int) -> None:
             sel = slice(j, n_episodes, threads)
@@ -279,7 +285,7 @@ class Trainer:
                 c.horizon,
                 c.p4,
                 c.restart,
-                c.restart_tile.bit_length() - 1 if c.restart_tile else 0,
+                masks,
                 self.pool[j],
                 self.pool_state[j],
                 *out,
