@@ -14,8 +14,7 @@ boardai train ntuple --patterns 0123,4567 --episodes 2000 --out tiny.npz --repor
 boardai train ntuple --resume model.npz --episodes 200000 --out model.npz
 boardai train ntuple --patterns 4x6 --tc --alpha 1.0 --stages 14 --restart 0.5 --out tc.npz
 boardai train ntuple --patterns 4x6 --stages 14,14+13 --out staged.npz
-boardai train ntuple --resume model.npz --stages 14,14+13 --restart 0.8 --restart-at 14,14+13 \
-    --out late.npz
+boardai train ntuple --resume m.npz --stages 14,14+13 --restart 0.8 --restart-at 14 --out late.npz
 """
 
 BENCH_EXAMPLES = """
