@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from boardai.learn.qnets import NETS, Seed000QNet, build_net
+from boardai.learn.qnets import NETS, AfterstateQNet, Seed000QNet, build_net
 from boardai.learn.replay import NStep, ReplayBuffer
 from boardai.learn.schedules import STRATEGIES, make_strategy, masked_argmax
 
@@ -105,4 +105,16 @@ def test_seed000_forward_action_equals_gathered_forward() -> None:
     # and its gradient is the same as through the full forward pass
     g1 = torch.autograd.grad(net.forward_action(x, a).sum(), net.action_in)[0]
     g2 = torch.autograd.grad(full.sum(), net.action_in)[0]
+    torch.testing.assert_close(g1, g2)
+
+
+def test_afterstate_forward_action_equals_gathered_forward() -> None:
+    torch.manual_seed(0)
+    net = AfterstateQNet(planes=16, channels=4, hidden=8)
+    x = (torch.rand(7, 4, 16, 4, 4) < 0.1).to(torch.uint8)
+    a = torch.tensor([0, 1, 2, 3, 3, 2, 1])
+    full = net(x).gather(1, a.unsqueeze(1)).squeeze(1)
+    torch.testing.assert_close(net.forward_action(x, a), full)
+    g1 = torch.autograd.grad(net.forward_action(x, a).sum(), net.out.weight)[0]
+    g2 = torch.autograd.grad(full.sum(), net.out.weight)[0]
     torch.testing.assert_close(g1, g2)

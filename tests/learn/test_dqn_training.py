@@ -14,7 +14,14 @@ from boardai.g2048 import kernels as K
 from boardai.g2048.agents import make_agent
 from boardai.g2048.board import Board
 from boardai.g2048.rewards import move_log2_reward
-from boardai.g2048.train.dqn import DQNConfig, DQNTrainer, load_checkpoint, preset_config
+from boardai.g2048.train.dqn import (
+    DQNConfig,
+    DQNTrainer,
+    load_checkpoint,
+    preset_config,
+    q_forward,
+    q_forward_action,
+)
 
 TINY = {
     "net": "fc",
@@ -48,8 +55,12 @@ def test_short_run_checkpoints_resumes_and_plays_legally(tmp_path: Path) -> None
         assert (out / name).is_file(), name
     first = load_checkpoint(out / "checkpoint.pt")["counters"]
     assert first["env_steps"] >= 200 and first["updates"] > 0
-    assert main(["train", "dqn", "--resume", "--steps", "400", "--out", str(out)]) == 0
-    second = load_checkpoint(out / "checkpoint.pt")["counters"]
+    args = ["train", "dqn", "--resume", "--steps", "400", "--lr", "0.0005", "--out", str(out)]
+    assert main(args) == 0
+    state = load_checkpoint(out / "checkpoint.pt")
+    assert state["config"]["lr"] == 0.0005  # an option given on --resume applies ...
+    assert state["optimizer"]["param_groups"][0]["lr"] == 0.0005  # ... to the optimiser too
+    second = state["counters"]
     assert second["env_steps"] >= 400 and second["updates"] > first["updates"]
     for spec in (f"dqn:model={out / 'best.pt'}", f"dqn:model={out / 'checkpoint.pt'},lookahead=1"):
         agent = make_agent(spec)
@@ -186,3 +197,20 @@ def test_afterstate_net_q_is_reward_plus_afterstate_value(tmp_path: Path) -> Non
     assert trainer.train(steps=120)["updates"] > 0
     agent = make_agent(f"dqn:model={tmp_path / 'checkpoint.pt'},lookahead=1")
     assert agent.act(board) in board.legal_actions()
+
+
+@pytest.mark.parametrize("net", ["afterstate", "seed000", "fc"])
+def test_q_of_the_taken_action_equals_the_gathered_q(net: str) -> None:
+    import torch
+
+    from boardai.learn.qnets import build_net
+
+    cfg = DQNConfig(net=net, channels=4, hidden=8, fc_layers="8", reward_scale=0.5)
+    torch.manual_seed(0)
+    model = build_net(net, **cfg.net_kwargs())
+    lo = K.random_game_boards(1, np.uint64(7), 0.1)[::37][:8]  # positions of a random game
+    boards = np.stack([lo, np.zeros_like(lo)], 1)
+    a = torch.tensor([0, 1, 2, 3, 1, 2, 3, 0])[: len(boards)]
+    kind = str(model.input_kind)
+    full = q_forward(model, boards, kind, cfg, "cpu").gather(1, a.unsqueeze(1)).squeeze(1)
+    torch.testing.assert_close(q_forward_action(model, boards, a, kind, cfg, "cpu"), full)

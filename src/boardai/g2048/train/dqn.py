@@ -460,11 +460,7 @@ class DQNTrainer:
     def _step(self, s: np.ndarray, a: Any, y: Any) -> float:
         import torch
 
-        forward_action = getattr(self.net, "forward_action", None)
-        if forward_action is not None:  # Q(s, a) nets: score only the taken action
-            q = forward_action(self.encode(s), a).float()
-        else:
-            q = self.forward(self.net, s).gather(1, a.unsqueeze(1)).squeeze(1)
+        q = q_forward_action(self.net, s, a, self.kind, self.cfg, self.device)
         loss = self._loss(q, y)
         self.opt.zero_grad(set_to_none=True)
         loss.backward()
@@ -611,6 +607,8 @@ class DQNTrainer:
         self.net.load_state_dict(state["net"])
         self.target.load_state_dict(state["target"])
         self.opt.load_state_dict(state["optimizer"])
+        for group in self.opt.param_groups:  # the config's rate, so --lr applies on --resume
+            group["lr"] = self.cfg.lr
         c = state["counters"]
         self.env_steps, self.updates, self.episodes = c["env_steps"], c["updates"], c["episodes"]
         self.wall, self.best_eval = c["wall"], c["best_eval"]
@@ -791,6 +789,27 @@ def q_forward(net: Any, boards: np.ndarray, kind: str, cfg: DQNConfig, device: A
     x, r = encode_afterstates(boards, cfg.planes, cfg.reward)
     values = net(torch.from_numpy(x).to(device)).float()
     return values + cfg.reward_scale * torch.from_numpy(r).to(device)
+
+
+def q_forward_action(
+    net: Any, boards: np.ndarray, a: Any, kind: str, cfg: DQNConfig, device: Any
+) -> Any:
+    """Q of the action ``a`` (a tensor ``(n,)``) on each packed board: ``q_forward(...)
+    .gather(1, a)``, through the net's ``forward_action`` where it has one (which runs the
+    expensive layers on n rows, not 4n)."""
+    import torch
+
+    forward_action = getattr(net, "forward_action", None)
+    if forward_action is None:
+        return q_forward(net, boards, kind, cfg, device).gather(1, a.unsqueeze(1)).squeeze(1)
+    if kind != "afterstates":
+        return forward_action(encode_input(boards, kind, cfg.planes, device), a).float()
+    from boardai.g2048.observations import encode_afterstates
+
+    x, r = encode_afterstates(boards, cfg.planes, cfg.reward)
+    value = forward_action(torch.from_numpy(x).to(device), a).float()
+    reward = torch.from_numpy(r).to(device).gather(1, a.unsqueeze(1)).squeeze(1)
+    return value + cfg.reward_scale * reward
 
 
 def load_checkpoint(path: str | Path) -> dict[str, Any]:
