@@ -214,3 +214,22 @@ def test_q_of_the_taken_action_equals_the_gathered_q(net: str) -> None:
     kind = str(model.input_kind)
     full = q_forward(model, boards, kind, cfg, "cpu").gather(1, a.unsqueeze(1)).squeeze(1)
     torch.testing.assert_close(q_forward_action(model, boards, a, kind, cfg, "cpu"), full)
+
+
+def test_augment_trains_the_afterstate_net_and_is_refused_elsewhere(tmp_path: Path) -> None:
+    import torch
+
+    cfg = DQNConfig(
+        net="afterstate",
+        channels=4,
+        hidden=8,
+        augment=True,
+        **{k: v for k, v in TINY.items() if k not in ("net", "planes", "hidden")},
+    )
+    trainer = DQNTrainer(cfg, tmp_path)
+    before = [p.detach().clone() for p in trainer.net.parameters()]
+    assert trainer.train(steps=120)["updates"] > 0
+    after = list(trainer.net.parameters())
+    assert any(not torch.equal(p, q) for p, q in zip(before, after, strict=True))
+    with pytest.raises(ValueError, match="augment needs the afterstate net"):
+        DQNConfig(net="fc", augment=True)

@@ -56,6 +56,9 @@ class DQNConfig:
     """fc net: widths of its hidden layers, comma-separated"""
     lookahead_input: bool = False
     """fc net: read seed 001's lookahead2 input (the 20 boards two moves ahead)"""
+    augment: bool = False
+    """afterstate net: learn from each sampled afterstate in one of its 8 rotations and mirror
+    images, chosen at random (8 times the data: a board's value has the square's symmetry)"""
     reward: str = "log2"
     """env reward: score, log2 or shaped (seed 003's progressive log reward)"""
     reward_scale: float = 1.0
@@ -167,6 +170,7 @@ class DQNConfig:
                 "fc_layers must be positive widths separated by commas",
             ),
             (not self.lookahead_input or self.net == "fc", "lookahead_input needs the fc net"),
+            (not self.augment or self.net == "afterstate", "augment needs the afterstate net"),
             (
                 self.net != "afterstate" or self.reward in ("score", "log2"),
                 "the afterstate net needs reward score or log2",
@@ -460,7 +464,8 @@ class DQNTrainer:
     def _step(self, s: np.ndarray, a: Any, y: Any) -> float:
         import torch
 
-        q = q_forward_action(self.net, s, a, self.kind, self.cfg, self.device)
+        augment = self.rng if self.cfg.augment else None
+        q = q_forward_action(self.net, s, a, self.kind, self.cfg, self.device, augment)
         loss = self._loss(q, y)
         self.opt.zero_grad(set_to_none=True)
         loss.backward()
@@ -792,12 +797,21 @@ def q_forward(net: Any, boards: np.ndarray, kind: str, cfg: DQNConfig, device: A
 
 
 def q_forward_action(
-    net: Any, boards: np.ndarray, a: Any, kind: str, cfg: DQNConfig, device: Any
+    net: Any,
+    boards: np.ndarray,
+    a: Any,
+    kind: str,
+    cfg: DQNConfig,
+    device: Any,
+    augment: np.random.Generator | None = None,
 ) -> Any:
     """Q of the action ``a`` (a tensor ``(n,)``) on each packed board: ``q_forward(...)
     .gather(1, a)``, through the net's ``forward_action`` where it has one (which runs the
-    expensive layers on n rows, not 4n)."""
+    expensive layers on n rows, not 4n). With ``augment`` (afterstate nets), the net sees
+    each afterstate in a random one of its 8 symmetric images, drawn from that generator."""
     import torch
+
+    from boardai.learn.augment import random_symmetry
 
     forward_action = getattr(net, "forward_action", None)
     if forward_action is None:
@@ -807,7 +821,10 @@ def q_forward_action(
     from boardai.g2048.observations import encode_afterstates
 
     x, r = encode_afterstates(boards, cfg.planes, cfg.reward)
-    value = forward_action(torch.from_numpy(x).to(device), a).float()
+    planes = torch.from_numpy(x).to(device)
+    if augment is not None:
+        planes = random_symmetry(planes, augment)
+    value = forward_action(planes, a).float()
     reward = torch.from_numpy(r).to(device).gather(1, a.unsqueeze(1)).squeeze(1)
     return value + cfg.reward_scale * reward
 
