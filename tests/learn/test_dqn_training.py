@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -36,7 +37,9 @@ TINY = {
 }
 
 
-def test_short_run_checkpoints_resumes_and_plays_legally(tmp_path: Path) -> None:
+def test_short_run_checkpoints_resumes_evaluates_and_plays_legally(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "run"
     code = main(
         [
@@ -62,6 +65,17 @@ def test_short_run_checkpoints_resumes_and_plays_legally(tmp_path: Path) -> None
     assert state["optimizer"]["param_groups"][0]["lr"] == 0.0005  # ... to the optimiser too
     second = state["counters"]
     assert second["env_steps"] >= 400 and second["updates"] > first["updates"]
+    evaluations = []
+    for seed in ("1000000", "1000000", "7"):
+        capsys.readouterr()
+        args = ["train", "dqn", "--out", str(out), "--evaluate", "6", "--json"]
+        assert main([*args, "--evaluate-seed", seed]) == 0
+        evaluations.append(json.loads(capsys.readouterr().out))
+    assert [e["games"] for e in evaluations] == [6, 6, 6]
+    assert evaluations[0] == evaluations[1]  # the same seed, the same games
+    assert evaluations[2]["seed"] == 7
+    assert main([*args, "--evaluate-seed", "-1"]) == 2
+    assert "--evaluate-seed must be" in capsys.readouterr().err
     for spec in (f"dqn:model={out / 'best.pt'}", f"dqn:model={out / 'checkpoint.pt'},lookahead=1"):
         agent = make_agent(spec)
         game = Game(seed=3)

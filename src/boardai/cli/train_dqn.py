@@ -20,6 +20,7 @@ boardai train dqn --preset seed003 --exploration lai_robbins --out runs/dqn-seed
 boardai train dqn --out runs/dqn-strong --resume --steps 4000000
 boardai train dqn --steps 100000 --tensorboard runs/tb --device auto --json
 boardai train dqn --out runs/dqn-strong --evaluate 1000
+boardai train dqn --out runs/dqn-strong --evaluate 1000 --evaluate-seed 7
 """
 
 
@@ -110,6 +111,14 @@ def register(app: Any) -> None:
         default=0,
         help="train nothing: play GAMES greedy games with OUT/best.pt (batched) and report",
     )
+    p.add_argument(
+        "--evaluate-seed",
+        type=int,
+        metavar="S",
+        default=1_000_000,
+        help="with --evaluate: the games' seed (default 1000000, the games the training "
+        "evaluates on and picks best.pt by; another seed gives games it never saw)",
+    )
     p.add_argument("--json", action="store_true", help="print the final summary as JSON")
     _add_config_options(p)
     p.set_defaults(func=run)
@@ -129,7 +138,9 @@ def run(args: argparse.Namespace) -> int:
     }
     out = Path(args.out)
     if args.evaluate > 0:
-        return _evaluate(out / "best.pt", args.evaluate, args.json)
+        if not 0 <= args.evaluate_seed < 2**32:
+            raise UsageError(f"--evaluate-seed must be in 0..2^32-1, got {args.evaluate_seed}")
+        return _evaluate(out / "best.pt", args.evaluate, args.evaluate_seed, args.json)
     try:
         if args.resume:
             state = load_checkpoint(out / "checkpoint.pt")
@@ -163,17 +174,18 @@ def run(args: argparse.Namespace) -> int:
     return 130 if summary["interrupted"] else 0
 
 
-def _evaluate(path: Any, games: int, as_json: bool) -> int:
+def _evaluate(path: Any, games: int, seed: int, as_json: bool) -> int:
     from boardai.cli._common import console
     from boardai.g2048.train.dqn import DQNConfig, DQNTrainer, load_checkpoint
 
     state = load_checkpoint(path)
     trainer = DQNTrainer(DQNConfig(**state["config"]), path.parent)
     trainer.load(path)
-    ev = trainer.evaluate(games)
+    ev = trainer.evaluate(games, seed=seed)
     summary = {k: v for k, v in ev.items() if k not in ("scores", "tiles")}
     summary["tile_counts"] = {str(t): ev["tiles"].count(t) for t in sorted(set(ev["tiles"]))}
     summary["checkpoint"] = str(path)
+    summary["seed"] = seed
     summary["counters"] = state["counters"]
     if as_json:
         print(json.dumps(summary, indent=2))
