@@ -72,6 +72,7 @@ def test_short_run_checkpoints_resumes_evaluates_and_plays_legally(
         assert main([*args, "--evaluate-seed", seed]) == 0
         evaluations.append(json.loads(capsys.readouterr().out))
     assert [e["games"] for e in evaluations] == [6, 6, 6]
+    assert all(e["sem"] > 0 for e in evaluations)
     assert evaluations[0] == evaluations[1]  # the same seed, the same games
     assert evaluations[2]["seed"] == 7
     assert main([*args, "--evaluate-seed", "-1"]) == 2

@@ -191,7 +191,7 @@ def _evaluate(path: Any, games: int, seed: int, as_json: bool) -> int:
         print(json.dumps(summary, indent=2))
     else:
         console().print(
-            f"{path}: {ev['games']} greedy games, mean {ev['mean']:.0f}, "
+            f"{path}: {ev['games']} greedy games, mean {ev['mean']:.0f} ± {ev['sem']:.0f}, "
             f"median {ev['median']:.0f}, "
             f"max {ev['max']}; 1024 reached {100 * ev['reach_1024']:.1f}%, "
             f"2048 reached {100 * ev['reach_2048']:.1f}%; tiles {summary['tile_counts']}"

@@ -560,6 +560,7 @@ class DQNTrainer:
         return {
             "games": len(scores),
             "mean": float(np.mean(scores)),
+            "sem": float(np.std(scores, ddof=1) / np.sqrt(len(scores))) if len(scores) > 1 else 0.0,
             "median": float(np.median(scores)),
             "max": int(np.max(scores)),
             "reach_2048": float(np.mean(np.array(tiles) >= 2048)),
