@@ -2,8 +2,9 @@
 
 A 2048 board's value does not change when the board is turned or mirrored (the moves turn
 with it), so a value net may learn from any of the 8 images of a board: each sample of a
-batch is shown in a randomly chosen one, which is 8 times the data for free (n-tuple
-networks get the same effect from their isomorphic lookups).
+batch is shown in a randomly chosen one, up to 8 times the data (n-tuple networks get the
+same effect from their isomorphic lookups). Whether it pays depends on the net and the
+budget: for the strong DQN preset it did not (docs/benchmarks.md).
 
 >>> import torch
 >>> x = torch.arange(16.0).view(1, 1, 4, 4)

@@ -58,7 +58,8 @@ class DQNConfig:
     """fc net: read seed 001's lookahead2 input (the 20 boards two moves ahead)"""
     augment: bool = False
     """afterstate net: learn from each sampled afterstate in one of its 8 rotations and mirror
-    images, chosen at random (8 times the data: a board's value has the square's symmetry)"""
+    images, chosen at random (a board's value has the square's symmetry; the strong preset's
+    net learned slower with it here, see docs/benchmarks.md)"""
     reward: str = "log2"
     """env reward: score, log2 or shaped (seed 003's progressive log reward)"""
     reward_scale: float = 1.0
