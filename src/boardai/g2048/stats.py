@@ -29,6 +29,12 @@ class Summary:
         return asdict(self)
 
 
+def standard_error(values: Any) -> float:
+    """Standard error of the mean of ``values`` (nan for fewer than 2)."""
+    v = np.asarray(values, dtype=np.float64)
+    return float(v.std(ddof=1) / math.sqrt(len(v))) if len(v) > 1 else math.nan
+
+
 def summarize(scores: Any, moves: Any) -> Summary:
     """Mean (with standard error), median, min, max score and mean moves per game."""
     s = np.asarray(scores, dtype=np.float64)
@@ -36,7 +42,7 @@ def summarize(scores: Any, moves: Any) -> Summary:
     n = len(s)
     if n == 0:
         return Summary(0, math.nan, math.nan, math.nan, 0, 0, math.nan)
-    sem = float(s.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
+    sem = standard_error(s)
     return Summary(
         n, float(s.mean()), sem, float(np.median(s)), int(s.min()), int(s.max()), float(m.mean())
     )

@@ -536,6 +536,7 @@ class DQNTrainer:
     def evaluate(self, games: int, seed: int = 10**6) -> dict[str, Any]:
         """Greedy play of ``games`` games: mean score, max tiles, 2048 reach rate."""
         from boardai.g2048 import kernels as K
+        from boardai.g2048.stats import standard_error
         from boardai.g2048.vector_env import Game2048VectorEnv
 
         env = Game2048VectorEnv(min(games, 256), observation="exponents", p4=self.cfg.p4)
@@ -561,7 +562,7 @@ class DQNTrainer:
         return {
             "games": len(scores),
             "mean": float(np.mean(scores)),
-            "sem": float(np.std(scores, ddof=1) / np.sqrt(len(scores))) if len(scores) > 1 else 0.0,
+            "sem": standard_error(scores) if len(scores) > 1 else 0.0,
             "median": float(np.median(scores)),
             "max": int(np.max(scores)),
             "reach_2048": float(np.mean(np.array(tiles) >= 2048)),
