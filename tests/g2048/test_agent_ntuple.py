@@ -54,8 +54,37 @@ def test_depth_2_uses_the_search(model) -> None:
         game.move(action)
 
 
+def test_downgrade_changes_nothing_below_its_tile(model) -> None:
+    # No game of this tiny network gets near 32768, so the values and moves are the plain ones.
+    plain = make_agent(f"ntuple:model={model},depth=2")
+    down = make_agent(f"ntuple:model={model},depth=2,downgrade=32768")
+    assert down.name.endswith("downgrade=32768")
+    game = Game(seed=5)
+    for _ in range(40):
+        action = down.act(game.board)
+        assert action == plain.act(game.board)
+        assert down.last.values.tolist() == plain.last.values.tolist()
+        game.move(action)
+
+
+def test_downgrade_at_depth_1_plays_through_the_search(model) -> None:
+    agent = make_agent(f"ntuple:model={model},downgrade=8")
+    game = Game(seed=6)
+    while not game.is_over():
+        game.move(agent.act(game.board))
+    assert agent.last is not None and agent.last.depth == 1
+    assert game.board.max_tile() >= 64
+
+
 @pytest.mark.parametrize(
-    "spec", ["ntuple", "ntuple:model=/no/such.npz", "ntuple:model=x.npz,depth=9"]
+    "spec",
+    [
+        "ntuple",
+        "ntuple:model=/no/such.npz",
+        "ntuple:model=x.npz,depth=9",
+        "ntuple:model=x.npz,downgrade=100",
+        "ntuple:model=x.npz,downgrade=65536",
+    ],
 )
 def test_bad_specs(spec: str) -> None:
     with pytest.raises(UsageError):

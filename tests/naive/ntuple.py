@@ -98,3 +98,17 @@ def lambda_return(
 
     total = sum((1 - lam) * lam ** (m - 1) * g(m) for m in range(1, horizon))
     return total + lam ** (horizon - 1) * g(horizon)
+
+
+def downgrade(exponents: list[int], min_exponent: int) -> list[int]:
+    """Tile downgrading, spelled out: while the largest exponent is at least ``min_exponent``
+    and some exponent between 1 and it is missing, lower every exponent above the largest
+    missing one by one."""
+    cells = list(exponents)
+    while True:
+        top = max(cells)
+        missing = [e for e in range(1, top) if e not in cells]
+        if top < min_exponent or not missing:
+            return cells
+        gap = max(missing)
+        cells = [c - 1 if c > gap else c for c in cells]

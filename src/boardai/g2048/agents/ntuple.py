@@ -40,6 +40,9 @@ class NTupleOptions:
             probability (depth >= 2; 0 expands everything).
         table_bits: log2 of the search's transposition table slots (depth >= 2).
         p4: the probability of a 4 that the search assumes.
+        downgrade: 0, or a tile (16384): boards whose largest tile is at least this are valued
+            as the earlier boards they resemble (:mod:`boardai.learn.downgrade`); the player
+            then plays through the search, at depth 1 too.
     """
 
     model: str = ""
@@ -47,6 +50,7 @@ class NTupleOptions:
     prob_cut: float = 1e-4
     table_bits: int = 18
     p4: float = 0.1
+    downgrade: int = 0
 
     def __post_init__(self) -> None:
         if not self.model:
@@ -57,6 +61,9 @@ class NTupleOptions:
             raise ValueError(f"prob_cut must be in [0, 1), got {self.prob_cut}")
         if not 10 <= self.table_bits <= 26:
             raise ValueError(f"table_bits must be in 10..26, got {self.table_bits}")
+        d = self.downgrade
+        if d and not (4 <= d <= 32768 and d & (d - 1) == 0):
+            raise ValueError(f"downgrade must be 0 or a tile from 4 to 32768, got {d}")
 
 
 @lru_cache(maxsize=4)
@@ -107,12 +114,16 @@ class NTupleAgent:
 
 @REGISTRY.register("ntuple", NTupleOptions)
 def make_ntuple(opts: NTupleOptions, seed: int | None) -> Any:
-    """A trained n-tuple network: 1-ply greedy, or expectimax with depth=2..4."""
+    """A trained n-tuple network: 1-ply greedy, or expectimax with depth=2..4; downgrade=16384
+    values late boards as earlier ones."""
     network = load_network(opts.model)
     spec = f"ntuple:model={opts.model}" + (f",depth={opts.depth}" if opts.depth > 1 else "")
-    if opts.depth == 1:
+    if opts.downgrade:
+        spec += f",downgrade={opts.downgrade}"
+    elif opts.depth == 1:
         return NTupleAgent(network, name=spec)
     from boardai.g2048.agents.expectimax import ExpectimaxAgent, ExpectimaxOptions
+    from boardai.learn.downgrade import evaluate_downgraded
     from boardai.learn.ntuple import evaluate
 
     search_opts = ExpectimaxOptions(
@@ -122,4 +133,7 @@ def make_ntuple(opts: NTupleOptions, seed: int | None) -> Any:
         table_bits=opts.table_bits,
         p4=opts.p4,
     )
+    if opts.downgrade:
+        data = (network.data(), opts.downgrade.bit_length() - 1)
+        return ExpectimaxAgent(search_opts, evaluate_downgraded, data, reward_weight=1.0, name=spec)
     return ExpectimaxAgent(search_opts, evaluate, network.data(), reward_weight=1.0, name=spec)
