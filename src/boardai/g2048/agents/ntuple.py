@@ -133,7 +133,7 @@ def make_ntuple(opts: NTupleOptions, seed: int | None) -> Any:
         table_bits=opts.table_bits,
         p4=opts.p4,
     )
+    evaluator, data = evaluate, network.data()
     if opts.downgrade:
-        data = (network.data(), opts.downgrade.bit_length() - 1)
-        return ExpectimaxAgent(search_opts, evaluate_downgraded, data, reward_weight=1.0, name=spec)
-    return ExpectimaxAgent(search_opts, evaluate, network.data(), reward_weight=1.0, name=spec)
+        evaluator, data = evaluate_downgraded, (data, opts.downgrade.bit_length() - 1)
+    return ExpectimaxAgent(search_opts, evaluator, data, reward_weight=1.0, name=spec)
