@@ -243,6 +243,9 @@ def test_bad_config() -> None:
             TrainConfig(restart=0.5, restart_at=bad)
     with pytest.raises(ValueError, match="need a restart probability"):
         TrainConfig(restart_at="14")
+    for bad in (3, 12, 65536):
+        with pytest.raises(ValueError, match="downgrade must be 0 or a tile"):
+            TrainConfig(downgrade=bad)
 
 
 def test_load_rejects_a_model_without_training_state(tmp_path) -> None:
@@ -304,6 +307,8 @@ def test_cli_errors(tmp_path, capsys) -> None:
     bad_at = ["--restart", "0.5", "--restart-at", "16384"]
     assert main(["train", "ntuple", *bad_at, "--out", str(tmp_path / "m.npz")]) == 2
     assert "--restart-at: stage '16384': exponents must be in 1..15" in capsys.readouterr().err
+    assert main(["train", "ntuple", "--downgrade", "100", "--out", str(tmp_path / "m.npz")]) == 2
+    assert "downgrade must be 0 or a tile from 4 to 32768, got 100" in capsys.readouterr().err
     assert (
         main(
             [
@@ -370,6 +375,9 @@ def test_resume_applies_options_given_even_at_their_default(tmp_path, capsys) ->
     assert main([*base, "--episodes", "150", "--resume", str(out)]) == 0
     assert "now with" not in capsys.readouterr().out
     assert Trainer.load(out).config.alpha == 0.1
+    assert main([*base, "--episodes", "200", "--resume", str(out), "--downgrade", "16384"]) == 0
+    assert "now with {'downgrade': 16384}" in capsys.readouterr().out
+    assert Trainer.load(out).config.downgrade == 16384
 
 
 def test_split_stages_starts_every_stage_from_the_trained_weights(tmp_path, capsys) -> None:
@@ -430,3 +438,65 @@ def test_add_patterns_grows_the_network_keeping_every_value(tmp_path, capsys) ->
     assert main([*base[:6], "--episodes", "300", *grow]) == 2  # 0145 is there now
     assert "there already" in capsys.readouterr().err
     assert main([*base, "--episodes", "10", "--add-patterns", "0145"]) == 2
+
+
+def _reference_episode(tables, patterns, seed: int, dg: int, alpha: float) -> tuple[int, int]:
+    """One TD(0) backward episode spelled out over the plain network: greedy play by
+    ``r + V(afterstate)``, the afterstate read downgraded from ``2**dg`` up when ``dg > 0``,
+    then updates from the last afterstate back. The spawns come from the episode's rng stream
+    as the trainer draws them. Returns the score and how many afterstates read downgraded."""
+    from boardai.g2048 import Board
+    from boardai.g2048.kernels import spawn, start_board
+    from boardai.rng import seed_stream, splitmix64
+
+    state, _ = splitmix64(seed_stream(np.uint64(seed), np.uint64(0)))  # the restart draw
+    lo, state = start_board(state, 2, 0.1)
+    board = Board._make(int(lo))
+    afters, rewards = [], []
+    downgraded = 0
+    while board.legal_actions():
+        best = None
+        for a in board.legal_actions():
+            after, r = board.slide(a)
+            x = naive.downgrade(after.exponents(), dg) if dg else after.exponents()
+            q = r + naive.value(x, patterns, tables)
+            if best is None or q > best[0]:
+                best = (q, after, r, x)
+        _, after, r, x = best
+        afters.append(x)
+        rewards.append(r)
+        downgraded += x != after.exponents()
+        state, bits = splitmix64(state)
+        board = Board._make(int(spawn(np.uint64(after.lo), bits, 0.1)))
+    step = alpha / (8 * len(patterns))
+    values = [0.0] * len(afters)
+    for t in range(len(afters) - 1, -1, -1):
+        target = 0.0 if t == len(afters) - 1 else rewards[t + 1] + values[t + 1]
+        error = target - naive.value(afters[t], patterns, tables)
+        naive.update(afters[t], patterns, tables, np.float32(step * error))
+        values[t] = naive.value(afters[t], patterns, tables)
+    return sum(rewards), downgraded
+
+
+@pytest.mark.parametrize("downgrade", [0, 8, 32])
+def test_an_episode_matches_the_reference(downgrade: int) -> None:
+    """The compiled episode (play, downgrading, backward TD(0)) against the spelled-out one,
+    from random weights: the same score, and the same weights after learning."""
+    trainer = Trainer(TrainConfig(patterns="0123,4567,0145", seed=3, downgrade=downgrade))
+    net = trainer.network
+    net.weights[:] = np.random.default_rng(4).normal(size=net.weights.size).astype(np.float32)
+    tables = [
+        [
+            {i: float(net.weights[net.offsets[p] + i]) for i in range(16 ** len(pat))}
+            for p, pat in enumerate(net.patterns)
+        ]
+    ]
+    dg = downgrade.bit_length() - 1 if downgrade else 0
+    score, downgraded = _reference_episode(tables, net.patterns, 3, dg, trainer.config.alpha)
+    assert (downgraded > 0) == (downgrade > 0)
+    chunk = trainer.train(1)
+    assert chunk.scores[0] == score
+    for p in range(len(net.patterns)):
+        block = net.weights[net.offsets[p] : net.offsets[p + 1]]
+        want = np.array([tables[0][p][i] for i in range(len(block))])
+        np.testing.assert_allclose(block, want, rtol=1e-4, atol=1e-5)

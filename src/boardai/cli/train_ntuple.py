@@ -15,6 +15,7 @@ boardai train ntuple --resume model.npz --episodes 200000 --out model.npz
 boardai train ntuple --patterns 4x6 --tc --alpha 1.0 --stages 14 --restart 0.5 --out tc.npz
 boardai train ntuple --patterns 4x6 --stages 14,14+13 --out staged.npz
 boardai train ntuple --resume m.npz --stages 14,14+13 --restart 0.8 --restart-at 14 --out late.npz
+boardai train ntuple --resume m.npz --downgrade 16384 --restart 0.8 --restart-at 14 --out dg.npz
 """
 
 BENCH_EXAMPLES = """
@@ -37,6 +38,7 @@ RESUMABLE: dict[str, Any] = {
     "tc": False,
     "restart": 0.0,
     "restart_at": (),
+    "downgrade": 0,
 }
 
 
@@ -147,6 +149,15 @@ def register(app: Any) -> None:
         help="with --restart: restart from the first boards where games reach these "
         "thresholds (the form of --stages; e.g. 14,14+13: the first 16384, and the first 16384 "
         "with 8192), a threshold at random, not from a random late board",
+    )
+    p.add_argument(
+        "--downgrade",
+        type=int,
+        default=None,
+        metavar="TILE",
+        help="read boards whose largest tile is at least TILE (16384) downgraded, as the "
+        "player ntuple:...,downgrade=TILE does: a board missing a smaller tile reads with the "
+        "tiles above the gap halved (default: 0, off)",
     )
     p.add_argument(
         "--p4", type=probability, default=0.1, help="probability of a spawned 4 (default: 0.1)"

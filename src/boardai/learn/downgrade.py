@@ -34,6 +34,17 @@ from boardai.learn.ntuple import evaluate, tile_presence
 _NIB = np.uint64(0xF)
 
 
+def downgrade_exponent(tile: int) -> int:
+    """The ``min_exponent`` of a downgrade option given as a tile: 0 for 0 (off), 14 for 16384.
+
+    Raises:
+        ValueError: not 0 and not a tile from 4 to 32768.
+    """
+    if tile and not (4 <= tile <= 32768 and tile & (tile - 1) == 0):
+        raise ValueError(f"downgrade must be 0 or a tile from 4 to 32768, got {tile}")
+    return tile.bit_length() - 1 if tile else 0
+
+
 @njit
 def downgrade(board: np.uint64, min_exponent: int) -> np.uint64:
     """The downgraded feature board (see the module docstring); ``board`` when none applies."""

@@ -61,9 +61,9 @@ class NTupleOptions:
             raise ValueError(f"prob_cut must be in [0, 1), got {self.prob_cut}")
         if not 10 <= self.table_bits <= 26:
             raise ValueError(f"table_bits must be in 10..26, got {self.table_bits}")
-        d = self.downgrade
-        if d and not (4 <= d <= 32768 and d & (d - 1) == 0):
-            raise ValueError(f"downgrade must be 0 or a tile from 4 to 32768, got {d}")
+        from boardai.learn.downgrade import downgrade_exponent
+
+        downgrade_exponent(self.downgrade)  # raises for a bad tile
 
 
 @lru_cache(maxsize=4)
@@ -106,7 +106,7 @@ class NTupleAgent:
     def act(self, state: Board) -> int:
         from boardai.g2048.train.episodes import greedy_move
 
-        action = int(greedy_move(np.uint64(state.lo), np.uint64(state.hi), self.data)[0])
+        action = int(greedy_move(np.uint64(state.lo), np.uint64(state.hi), self.data, 0)[0])
         if action < 0:
             raise ValueError("no legal move: the game is over")
         return action
@@ -123,7 +123,7 @@ def make_ntuple(opts: NTupleOptions, seed: int | None) -> Any:
     elif opts.depth == 1:
         return NTupleAgent(network, name=spec)
     from boardai.g2048.agents.expectimax import ExpectimaxAgent, ExpectimaxOptions
-    from boardai.learn.downgrade import evaluate_downgraded
+    from boardai.learn.downgrade import downgrade_exponent, evaluate_downgraded
     from boardai.learn.ntuple import evaluate
 
     search_opts = ExpectimaxOptions(
@@ -135,5 +135,5 @@ def make_ntuple(opts: NTupleOptions, seed: int | None) -> Any:
     )
     evaluator, data = evaluate, network.data()
     if opts.downgrade:
-        evaluator, data = evaluate_downgraded, (data, opts.downgrade.bit_length() - 1)
+        evaluator, data = evaluate_downgraded, (data, downgrade_exponent(opts.downgrade))
     return ExpectimaxAgent(search_opts, evaluator, data, reward_weight=1.0, name=spec)

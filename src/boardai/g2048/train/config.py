@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from boardai.g2048.train.episodes import METHODS
+from boardai.learn.downgrade import downgrade_exponent
 from boardai.learn.ntuple import Stage, parse_stages, stages_to_json
 
 
@@ -44,6 +45,10 @@ class TrainConfig:
     ``"14,14+13"``: also the first 16384 with 8192). Every episode that reaches a threshold
     from below keeps the first board that reaches it, and a restart starts from a board of
     one threshold, chosen at random. Empty: from a random late board of a fresh game."""
+    downgrade: int = 0
+    """0, or a tile (16384): the network reads every afterstate whose largest tile is at least
+    this downgraded (:mod:`boardai.learn.downgrade`), in play and in learning, as the player
+    ``ntuple:...,downgrade=16384`` reads its leaves."""
     pool_size: int = 1000
     """Positions kept for restarts (per thread)."""
     p4: float = 0.1
@@ -74,6 +79,7 @@ class TrainConfig:
         self.restart_at = parse_stages(self.restart_at)
         if self.restart_at and not self.restart:
             raise ValueError("restart thresholds need a restart probability above 0")
+        downgrade_exponent(self.downgrade)  # raises for a bad tile
         if self.pool_size < 1:
             raise ValueError(f"pool_size must be >= 1, got {self.pool_size}")
         if not 0 <= self.p4 <= 1:

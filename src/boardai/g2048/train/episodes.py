@@ -47,6 +47,7 @@ import numpy as np
 
 from boardai._jit import njit
 from boardai.g2048.kernels import max_exponent, move, spawn, start_board
+from boardai.learn.downgrade import downgrade
 from boardai.learn.ntuple import (
     add_at,
     add_at_tc,
@@ -98,17 +99,29 @@ def _spawn_exact(lo: np.uint64, hi: np.uint64, bits: np.uint64, p4: float) -> np
 
 
 @njit(inline="always")
+def features(lo: np.uint64, hi: np.uint64, dg: np.int64) -> np.uint64:
+    """The board the network reads for the exact board ``(lo, hi)``: its feature board,
+    downgraded (:func:`~boardai.learn.downgrade.downgrade`) from tile ``2**dg`` up when
+    ``dg > 0``."""
+    fb = feature_board(lo, hi)
+    if dg > 0:
+        fb = downgrade(fb, dg)
+    return fb
+
+
+@njit(inline="always")
 def greedy_move(
-    lo: np.uint64, hi: np.uint64, data: Any
+    lo: np.uint64, hi: np.uint64, data: Any, dg: np.int64
 ) -> tuple[int, np.uint64, np.uint64, int, float]:
     """Greedy move by ``r + V(afterstate)``: (action or -1, after lo, after hi, reward, r + V).
 
-    The weights of all legal afterstates start loading before the first is evaluated, so their
-    memory latencies overlap."""
+    ``V`` reads the afterstate through :func:`features` (``dg > 0``: downgraded). The weights
+    of all legal afterstates start loading before the first is evaluated, so their memory
+    latencies overlap."""
     moves = (move(lo, hi, 0), move(lo, hi, 1), move(lo, hi, 2), move(lo, hi, 3))
     for alo, ahi, _ in moves:
         if alo != lo or ahi != hi:
-            prefetch_value(feature_board(alo, ahi), data)
+            prefetch_value(features(alo, ahi, dg), data)
     best_a = -1
     best_lo = lo
     best_hi = hi
@@ -118,7 +131,7 @@ def greedy_move(
         alo, ahi, r = moves[a]
         if alo == lo and ahi == hi:
             continue
-        q = r + evaluate(feature_board(alo, ahi), data)
+        q = r + evaluate(features(alo, ahi, dg), data)
         if q > best_q:
             best_a, best_lo, best_hi, best_r, best_q = a, alo, ahi, r, q
     return best_a, best_lo, best_hi, best_r, best_q
@@ -183,6 +196,7 @@ def train_episodes(
     moves: np.ndarray,
     restarted: np.ndarray,
     scratch: np.ndarray,
+    dg: np.int64,
 ) -> None:
     """Play and learn from ``episodes`` (global episode numbers), in order.
 
@@ -194,6 +208,8 @@ def train_episodes(
     restart ring buffers, one per threshold of ``restart_masks`` (one when there are none),
     updated in place.
     Alpha for episode ``e`` is ``alpha * alpha_decay ** (e // alpha_every)``.
+    ``dg > 0``: the network reads every afterstate downgraded from tile ``2**dg`` up, in play
+    and in learning (:func:`features`).
     """
     n_lookups = 8 * data[2].shape[0]
     data = borrow_data(data)
@@ -230,13 +246,13 @@ def train_episodes(
         score = 0
         prev_q = 0.0
         while True:
-            a, alo, ahi, r, q = greedy_move(lo, hi, data)
+            a, alo, ahi, r, q = greedy_move(lo, hi, data, dg)
             if a < 0:
                 break
             if n == after.shape[0]:
                 after, rewards, values = _grow(after), _grow(rewards), _grow(values)
                 states_lo, states_hi = _grow(states_lo), _grow(states_hi)
-            fb = feature_board(alo, ahi)
+            fb = features(alo, ahi, dg)
             if method == ONLINE and n > 0:
                 lookup_indices(after[n - 1], data, idx)
                 _learn(idx, q, data, tc, use_tc, step_scale)
@@ -263,7 +279,9 @@ def train_episodes(
                     if t == n - 1:
                         target = 0.0
                     elif method == BACKWARD_GREEDY:
-                        _, _, _, _, target = greedy_move(states_lo[t + 1], states_hi[t + 1], data)
+                        _, _, _, _, target = greedy_move(
+                            states_lo[t + 1], states_hi[t + 1], data, dg
+                        )
                     elif lam == 0.0:
                         target = rewards[t + 1] + values[t + 1]
                     else:
@@ -379,7 +397,7 @@ def play_games(
         lo, state = start_board(state, 2, p4)
         hi = np.uint64(0)
         while True:
-            a, alo, ahi, r, _ = greedy_move(lo, hi, data)
+            a, alo, ahi, r, _ = greedy_move(lo, hi, data, 0)
             if a < 0:
                 break
             scores[k] += r

@@ -27,6 +27,7 @@ import numpy as np
 
 from boardai.g2048.train.config import TrainConfig
 from boardai.g2048.train.episodes import METHODS, train_episodes
+from boardai.learn.downgrade import downgrade_exponent
 from boardai.learn.model_file import load_model, save_model
 from boardai.learn.ntuple import NTupleNetwork, stage_mask
 
@@ -290,6 +291,7 @@ class Trainer:
                 self.pool_state[j],
                 *out,
                 np.empty((2, self.network.n_lookups + 16), np.int64),
+                downgrade_exponent(c.downgrade),
             )
             scores[sel], maxes[sel], moves[sel], restarted[sel] = out
 
