@@ -76,6 +76,28 @@ def test_downgrade_at_depth_1_plays_through_the_search(model) -> None:
     assert game.board.max_tile() >= 64
 
 
+def test_a_network_trained_downgrading_plays_downgrading(tmp_path) -> None:
+    """Left out, the option is the one the network was trained with; 0 turns it off."""
+    path = tmp_path / "dg.npz"
+    trainer = Trainer(TrainConfig(patterns="0123,4567", seed=4, downgrade=8))
+    trainer.train(100)
+    trainer.save(path)
+    default = make_agent(f"ntuple:model={path},depth=2")
+    same = make_agent(f"ntuple:model={path},depth=2,downgrade=8")
+    plain = make_agent(f"ntuple:model={path},depth=2,downgrade=0")
+    game = Game(seed=7)
+    differ = 0
+    for _ in range(30):
+        action = default.act(game.board)
+        assert action == same.act(game.board)
+        assert default.last.values.tolist() == same.last.values.tolist()
+        plain.act(game.board)
+        differ += default.last.values.tolist() != plain.last.values.tolist()
+        game.move(action)
+    assert differ > 0
+    assert type(make_agent(f"ntuple:model={path},downgrade=0")).__name__ == "NTupleAgent"
+
+
 @pytest.mark.parametrize(
     "spec",
     [

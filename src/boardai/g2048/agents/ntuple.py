@@ -42,7 +42,8 @@ class NTupleOptions:
         p4: the probability of a 4 that the search assumes.
         downgrade: 0, or a tile (16384): boards whose largest tile is at least this are valued
             as the earlier boards they resemble (:mod:`boardai.learn.downgrade`); the player
-            then plays through the search, at depth 1 too.
+            then plays through the search, at depth 1 too. Left out: as the network was
+            trained (``boardai train ntuple --downgrade``; 0 for most networks).
     """
 
     model: str = ""
@@ -50,7 +51,7 @@ class NTupleOptions:
     prob_cut: float = 1e-4
     table_bits: int = 18
     p4: float = 0.1
-    downgrade: int = 0
+    downgrade: int | None = None
 
     def __post_init__(self) -> None:
         if not self.model:
@@ -63,21 +64,21 @@ class NTupleOptions:
             raise ValueError(f"table_bits must be in 10..26, got {self.table_bits}")
         from boardai.learn.downgrade import downgrade_exponent
 
-        downgrade_exponent(self.downgrade)  # raises for a bad tile
+        downgrade_exponent(self.downgrade or 0)  # raises for a bad tile
 
 
 @lru_cache(maxsize=4)
-def _load(path: str, mtime: float) -> Any:
-    """The network of a model file, shared by every agent of this process (read-only)."""
+def _load(path: str, mtime: float) -> tuple[Any, int]:
+    """The network of a model file, shared by every agent of this process (read-only), and the
+    downgrade tile it was trained with (0: none)."""
     from boardai.learn.model_file import load_model
 
-    network, _, _ = load_model(path)
+    network, meta, _ = load_model(path)
     network.weights.flags.writeable = False
-    return network
+    return network, int(meta.get("config", {}).get("downgrade", 0))
 
 
-def load_network(path: str | os.PathLike[str]) -> Any:
-    """The :class:`~boardai.learn.ntuple.NTupleNetwork` of a model file (cached per process)."""
+def _loaded(path: str | os.PathLike[str]) -> tuple[Any, int]:
     from boardai.errors import ModelFileError
 
     p = os.fspath(path)
@@ -86,6 +87,11 @@ def load_network(path: str | os.PathLike[str]) -> Any:
     except OSError:
         raise ModelFileError(p, "no such model file") from None
     return _load(os.path.abspath(p), mtime)
+
+
+def load_network(path: str | os.PathLike[str]) -> Any:
+    """The :class:`~boardai.learn.ntuple.NTupleNetwork` of a model file (cached per process)."""
+    return _loaded(path)[0]
 
 
 class NTupleAgent:
@@ -116,10 +122,11 @@ class NTupleAgent:
 def make_ntuple(opts: NTupleOptions, seed: int | None) -> Any:
     """A trained n-tuple network: 1-ply greedy, or expectimax with depth=2..4; downgrade=16384
     values late boards as earlier ones."""
-    network = load_network(opts.model)
+    network, trained_downgrade = _loaded(opts.model)
+    tile = trained_downgrade if opts.downgrade is None else opts.downgrade
     spec = f"ntuple:model={opts.model}" + (f",depth={opts.depth}" if opts.depth > 1 else "")
-    if opts.downgrade:
-        spec += f",downgrade={opts.downgrade}"
+    if tile:
+        spec += f",downgrade={tile}"
     elif opts.depth == 1:
         return NTupleAgent(network, name=spec)
     from boardai.g2048.agents.expectimax import ExpectimaxAgent, ExpectimaxOptions
@@ -134,6 +141,6 @@ def make_ntuple(opts: NTupleOptions, seed: int | None) -> Any:
         p4=opts.p4,
     )
     evaluator, data = evaluate, network.data()
-    if opts.downgrade:
-        evaluator, data = evaluate_downgraded, (data, downgrade_exponent(opts.downgrade))
+    if tile:
+        evaluator, data = evaluate_downgraded, (data, downgrade_exponent(tile))
     return ExpectimaxAgent(search_opts, evaluator, data, reward_weight=1.0, name=spec)
