@@ -453,13 +453,15 @@ def _play(args: argparse.Namespace, trainer: Any) -> tuple[Any, Any, Any, float]
     import numpy as np
 
     from boardai.g2048.train.episodes import play_games
+    from boardai.learn.downgrade import downgrade_exponent
 
     data = trainer.network.data()
     p4 = trainer.config.p4
-    if args.depth == 1:
-        play_games(data, np.uint64(args.seed), 0, 1, p4)  # compile outside the timing
+    if args.depth == 1:  # downgrading as the network was trained, like the ntuple player
+        dg = downgrade_exponent(trainer.config.downgrade)
+        play_games(data, np.uint64(args.seed), 0, 1, p4, dg)  # compile outside the timing
         t0 = time.perf_counter()
-        scores, maxes, moves = play_games(data, np.uint64(args.seed), 0, args.games, p4)
+        scores, maxes, moves = play_games(data, np.uint64(args.seed), 0, args.games, p4, dg)
         return scores, maxes, moves, time.perf_counter() - t0
 
     from boardai.cli._common import progress

@@ -381,9 +381,10 @@ def _lambda_return(
 
 @njit
 def play_games(
-    data: Any, seed: np.uint64, first: np.int64, n_games: np.int64, p4: np.float64
+    data: Any, seed: np.uint64, first: np.int64, n_games: np.int64, p4: np.float64, dg: np.int64
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Play games ``first .. first + n_games - 1`` greedily by ``r + V``, learning nothing.
+    """Play games ``first .. first + n_games - 1`` greedily by ``r + V``, learning nothing
+    (``dg > 0``: ``V`` reads the afterstates downgraded, as in :func:`greedy_move`).
 
     Game ``g`` uses spawn stream ``g`` of ``seed``; returns per game the score, the largest
     exponent and the number of moves.
@@ -397,7 +398,7 @@ def play_games(
         lo, state = start_board(state, 2, p4)
         hi = np.uint64(0)
         while True:
-            a, alo, ahi, r, _ = greedy_move(lo, hi, data, 0)
+            a, alo, ahi, r, _ = greedy_move(lo, hi, data, dg)
             if a < 0:
                 break
             scores[k] += r
