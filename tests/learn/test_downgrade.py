@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardai.g2048 import Board
-from boardai.learn.downgrade import downgrade, evaluate_downgraded
-from boardai.learn.ntuple import NTupleNetwork, evaluate
+from boardai.learn.downgrade import downgrade, evaluate_downgraded, unread_stages
+from boardai.learn.ntuple import NTupleNetwork, evaluate, stage_mask, stage_of
 from tests.g2048.strategies import small_boards
 from tests.naive import ntuple as naive
 
@@ -63,3 +63,29 @@ def test_evaluate_downgraded_is_the_network_on_the_downgraded_board(
     down = Board.from_exponents(naive.downgrade(board.exponents(), m))
     got = evaluate_downgraded(np.uint64(board.lo), (net.data(), m))
     assert np.isclose(got, evaluate(np.uint64(down.lo), net.data()))
+
+
+def _stage_after_downgrade(board: Board, stages: tuple[tuple[int, ...], ...], m: int) -> int:
+    masks = np.array([stage_mask(t) for t in stages], np.int64)
+    return int(stage_of(np.uint64(downgrade(np.uint64(board.lo), m)), masks))
+
+
+@settings(max_examples=300, deadline=None)
+@given(small_boards(), st.integers(1, 15), st.integers(1, 15), st.integers(1, 15))
+def test_unread_stages_are_read_only_by_boards_of_many_distinct_tiles(
+    board: Board, m: int, top: int, second: int
+) -> None:
+    threshold = (top, second) if second < top else (top,)
+    unread = unread_stages((threshold,), m)
+    assert bool(unread) == (top >= m)
+    if unread and _stage_after_downgrade(board, unread, m):
+        assert len(set(board.exponents()) - {0}) >= top
+
+
+def test_a_board_with_every_tile_keeps_its_late_stage() -> None:
+    every = [[2, 4, 8, 16], [32, 64, 128, 256], [512, 1024, 2048, 4096], [8192, 16384, 0, 0]]
+    stages = unread_stages(((13,), (14,), (14, 13)), 14)
+    assert stages == ((14,), (14, 13))
+    assert _stage_after_downgrade(Board.from_grid(every), stages, 14) == 2
+    every[0][0] = 0  # no 2: every tile above it halves, 16384 included
+    assert _stage_after_downgrade(Board.from_grid(every), stages, 14) == 0

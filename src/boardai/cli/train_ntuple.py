@@ -270,6 +270,7 @@ def run(args: argparse.Namespace) -> int:
     from boardai.errors import UsageError
     from boardai.g2048.train.report import CsvLog, plot_curve, report_block
     from boardai.g2048.train.trainer import Chunk, Trainer
+    from boardai.learn.downgrade import downgrade_exponent, unread_stages
     from boardai.learn.ntuple import format_stages
 
     out = console()
@@ -304,6 +305,13 @@ def run(args: argparse.Namespace) -> int:
         f"stages {format_stages(c.stages) or 'none'}, {mb:,.0f} MiB of weights, method {c.method}, "
         f"alpha {c.alpha}, seed {c.seed}"
     )
+    unread = unread_stages(c.stages, downgrade_exponent(c.downgrade))
+    if unread:
+        out.print(
+            f"note: with --downgrade {c.downgrade}, boards past stages {format_stages(unread)} "
+            f"read downgraded, as earlier boards, unless they hold {unread[0][0]} different "
+            "tiles: the weights of those stages stay almost unused"
+        )
     log = CsvLog(args.csv, append=bool(args.resume)) if args.csv else None
     rows: list[dict[str, Any]] = log.rows if log else []
     last_save = trainer.episodes

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from boardai._jit import njit
-from boardai.learn.ntuple import evaluate, tile_presence
+from boardai.learn.ntuple import Stage, evaluate, tile_presence
 
 _NIB = np.uint64(0xF)
 
@@ -43,6 +43,24 @@ def downgrade_exponent(tile: int) -> int:
     if tile and not (4 <= tile <= 32768 and tile & (tile - 1) == 0):
         raise ValueError(f"downgrade must be 0 or a tile from 4 to 32768, got {tile}")
     return tile.bit_length() - 1 if tile else 0
+
+
+def unread_stages(stages: tuple[Stage, ...], min_exponent: int) -> tuple[Stage, ...]:
+    """The stage thresholds that downgrading from ``2**min_exponent`` leaves all but unread.
+
+    A board past such a threshold holds a tile of at least ``2**min_exponent``, so it reads
+    downgraded, below the threshold, unless it holds at least as many different tiles as the
+    threshold's largest exponent: downgrading keeps the different tiles apart and stops with a
+    large tile only on a board holding every tile from 2 up to it (14 different tiles for
+    16384). The weights of these stages then stay almost untouched in training and unused in
+    play.
+
+    >>> unread_stages(((13,), (14,), (14, 13)), 14)
+    ((14,), (14, 13))
+    >>> unread_stages(((14,),), 0)  # downgrading off
+    ()
+    """
+    return tuple(s for s in stages if min_exponent and s[0] >= min_exponent)
 
 
 @njit
