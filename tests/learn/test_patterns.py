@@ -19,6 +19,7 @@ def test_named_sets_parse_and_round_trip() -> None:
         (3, 7, 11, 10, 15, 14),
     )
     assert parse_patterns("4x6")[3] == (4, 5, 6, 8, 9, 10)
+    assert parse_patterns("5x6") == (*parse_patterns("4x6"), (8, 9, 10, 11, 12, 13))
 
 
 def test_custom_lists_and_files(tmp_path) -> None:

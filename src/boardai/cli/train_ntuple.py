@@ -58,7 +58,7 @@ def register(app: Any) -> None:
     p.add_argument(
         "--patterns",
         default="4x6",
-        help="set name (seed004, 4x6, 8x6, 2x4+2x6), hex lists like 0123,4567, or @file",
+        help="set name (seed004, 4x6, 5x6, 8x6, 2x4+2x6), hex lists like 0123,4567, or @file",
     )
     p.add_argument(
         "--episodes",

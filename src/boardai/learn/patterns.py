@@ -25,6 +25,9 @@ PATTERN_SETS: dict[str, tuple[str, ...]] = {
     "seed004": ("014589", "12569a", "26a9ed", "37bafe"),
     # The 4x6 network of Yeh et al. / Jaśkowski (2 rectangles, 2 "L+row" shapes).
     "4x6": ("012345", "456789", "012456", "45689a"),
+    # 4x6 plus one more rectangle, over rows 2-3: the network of the best players in
+    # docs/benchmarks.md (grown from 4x6 there, trained as one set from the start later).
+    "5x6": ("012345", "456789", "012456", "45689a", "89abcd"),
     # 4x6 plus four more 6-tuples (wider coverage of the middle and the diagonal).
     "8x6": ("012345", "456789", "012456", "45689a", "01259a", "0159de", "159dae", "01589c"),
     # Szubert & Jaśkowski 2014: two straight 4-tuples and two 2x3 rectangles.
