@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from boardai.cli._common import nonneg_int, positive_int, probability
+from boardai.learn.patterns import PATTERN_SETS
 
 EXAMPLES = """
 boardai train ntuple --patterns 4x6 --episodes 100000 --out model.npz
@@ -58,7 +59,7 @@ def register(app: Any) -> None:
     p.add_argument(
         "--patterns",
         default="4x6",
-        help="set name (seed004, 4x6, 5x6, 8x6, 2x4+2x6), hex lists like 0123,4567, or @file",
+        help=f"set name ({', '.join(PATTERN_SETS)}), hex lists like 0123,4567, or @file",
     )
     p.add_argument(
         "--episodes",

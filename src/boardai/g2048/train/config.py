@@ -16,7 +16,7 @@ class TrainConfig:
     """How an n-tuple network learns 2048 (saved in the model file, restored by ``--resume``)."""
 
     patterns: str = "4x6"
-    """Pattern set name (seed004, 4x6, 5x6, 8x6, 2x4+2x6) or hex cell lists like ``0123,4567``."""
+    """A name in :data:`boardai.learn.patterns.PATTERN_SETS` or hex cell lists (``0123,4567``)."""
     stages: tuple[Stage, ...] = ()
     """Multi-stage: thresholds where a new set of weights starts, tiles largest first
     (``((14,), (14, 13))``: from 16384 up, and from 16384 with 8192 up); ints, ``"14+13"``
