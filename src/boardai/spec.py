@@ -4,7 +4,15 @@ Each game keeps a :class:`Registry` of agent factories. A factory takes its opti
 dataclass; :meth:`Registry.make` parses the spec, converts each value to the field's type and
 reports any mistake as one :class:`~boardai.errors.UsageError` line.
 
+The registry is also the trust boundary. A person at the command line may ask for any player
+with any option (a model path, a GTP engine command, a deep search). A network client (a page
+talking to ``boardai serve``) may not: :meth:`Registry.make_untrusted` builds only the players
+registered with ``public=`` bounds, lets the client set only the options named there, within
+their :class:`Range` or :class:`Choice`, and fills the rest from the bounds' defaults, so no
+client can name a path, run a program, or ask for unbounded work.
+
 >>> from dataclasses import dataclass
+>>> from types import SimpleNamespace as Player
 >>> @dataclass
 ... class Opts:
 ...     depth: int = 2
@@ -12,9 +20,20 @@ reports any mistake as one :class:`~boardai.errors.UsageError` line.
 >>> reg = Registry("2048")
 >>> @reg.register("search", Opts)
 ... def make_search(opts, seed):
-...     return ("search", opts.depth, seed)
+...     return Player(depth=opts.depth, seed=seed)
 >>> reg.make("search:depth=3", seed=1)
-('search', 3, 1)
+namespace(depth=3, seed=1, name='search:depth=3')
+>>> @reg.register("capped", Opts, public={"depth": Range(1, 4)})
+... def make_capped(opts, seed):
+...     return Player(depth=opts.depth)
+>>> reg.make_untrusted("capped:depth=4").depth
+4
+>>> reg.make_untrusted("capped:depth=9")
+Traceback (most recent call last):
+...
+boardai.errors.UsageError: player 'capped:depth=9': depth must be in 1..4 here
+>>> reg.public_names()
+['capped']
 """
 
 from __future__ import annotations
@@ -24,7 +43,8 @@ import importlib
 import pkgutil
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from boardai.errors import UsageError
@@ -93,6 +113,76 @@ def build_options(cls: type[Any], params: dict[str, str], what: str) -> Any:
         raise UsageError(f"{what}: {e}") from None
 
 
+@dataclass(frozen=True)
+class Range:
+    """Bounds of a number option for untrusted clients: ``lo <= value <= hi``.
+
+    Args:
+        lo: smallest value a client may give.
+        hi: largest value a client may give.
+        default: the value a client gets when it leaves the option out (None: the option's
+            own default, which must then be safe: e.g. a time budget of 0, "no limit", is
+            not, so a search's time gets a bounded default here).
+    """
+
+    lo: float
+    hi: float
+    default: float | None = None
+
+    def check(self, value: Any, key: str) -> None:
+        """Raise UsageError unless ``value`` lies in the bounds."""
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise UsageError(f"{key} must be a number here")
+        if not self.lo <= value <= self.hi:
+            lo, hi = (_number(self.lo), _number(self.hi))
+            raise UsageError(f"{key} must be in {lo}..{hi} here")
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The values of an option an untrusted client may pick from.
+
+    Args:
+        values: the allowed values, or a function giving them (looked up at each check, e.g.
+            the names of the shipped models).
+        default: the value a client gets when it leaves the option out (None: the option's
+            own default).
+    """
+
+    values: Sequence[Any] | Callable[[], Sequence[Any]]
+    default: Any = None
+
+    def allowed(self) -> list[Any]:
+        """The values allowed now."""
+        return list(self.values() if callable(self.values) else self.values)
+
+    def check(self, value: Any, key: str) -> None:
+        """Raise UsageError unless ``value`` is one of the allowed values."""
+        allowed = self.allowed()
+        if value not in allowed:
+            shown = ", ".join(map(str, allowed)) or "none here"
+            raise UsageError(f"{key} must be one of: {shown}")
+
+
+#: A bound on one option for untrusted clients.
+Bound = Range | Choice
+
+
+def _number(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)
+
+
+def describe_bounds(bounds: Mapping[str, Bound]) -> str:
+    """``key=lo..hi, key=a|b`` for a page to show what a client may set."""
+    parts = []
+    for key, bound in bounds.items():
+        if isinstance(bound, Range):
+            parts.append(f"{key}={_number(bound.lo)}..{_number(bound.hi)}")
+        else:
+            parts.append(f"{key}={'|'.join(map(str, bound.allowed()))}")
+    return ", ".join(parts)
+
+
 class Registry:
     """Named agent factories of one game.
 
@@ -106,6 +196,7 @@ class Registry:
         self.game = game
         self._package = package
         self._entries: dict[str, tuple[type[Any], Callable[..., Any], str]] = {}
+        self._public: dict[str, dict[str, Bound]] = {}
 
     def _load(self) -> None:
         if self._package is not None:
@@ -116,13 +207,31 @@ class Registry:
                     importlib.import_module(f"{package}.{info.name}")
 
     def register(
-        self, name: str, options: type[Any]
+        self, name: str, options: type[Any], public: Mapping[str, Bound] | None = None
     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        """Decorator: ``factory(options, seed) -> agent`` becomes agent ``name``."""
+        """Decorator: ``factory(options, seed) -> agent`` becomes agent ``name``.
+
+        Args:
+            name: the player's name in specs.
+            options: its options dataclass.
+            public: None if the player may never be built for an untrusted client (it runs
+                programs, reads files the client names, or has no bounded cost); else the
+                options such a client may set, each with its bounds (``{}``: none, the
+                defaults only). Every option a client cannot set keeps its default or the
+                bound's default, so the defaults of a public player must be safe.
+        """
+        fields = {f.name for f in dataclasses.fields(options)}
+        unknown = sorted(set(public or {}) - fields)
+        if unknown:
+            raise TypeError(f"player {name}: public bounds for unknown options {unknown}")
 
         def wrap(factory: Callable[..., Any]) -> Callable[..., Any]:
             doc = (factory.__doc__ or "").strip().splitlines()
             self._entries[name] = (options, factory, doc[0] if doc else "")
+            if public is not None:
+                self._public[name] = dict(public)
+            else:
+                self._public.pop(name, None)
             return factory
 
         return wrap
@@ -157,3 +266,76 @@ class Registry:
     def check(self, spec: str) -> None:
         """Raise UsageError if ``spec`` is not a valid spec (builds nothing)."""
         self.options(spec)
+
+    # -- untrusted clients ----------------------------------------------------------------
+
+    def public_names(self) -> list[str]:
+        """The players an untrusted client may ask for, sorted."""
+        self._load()
+        return sorted(self._public)
+
+    def public_bounds(self, name: str) -> dict[str, Bound]:
+        """What an untrusted client may set on player ``name`` (UsageError if not public)."""
+        self._load()
+        if name not in self._public:
+            offered = ", ".join(self.public_names()) or "none"
+            raise UsageError(
+                f"{self.game} player {name!r} is not offered here (players: {offered})"
+            )
+        return dict(self._public[name])
+
+    def untrusted_options(self, spec: str, base: str | None = None) -> tuple[str, Any]:
+        """Parse a client's ``spec`` within the public bounds: (name, options).
+
+        Args:
+            spec: ``name[:key=value,...]`` from the client.
+            base: a trusted spec the client's options go on top of (a player the person
+                running the server offers under another name); its options may be anything,
+                the client's only what the bounds of its player allow. None: ``spec``'s own
+                name is the player.
+        """
+        self._load()
+        name, params = parse_spec(spec)
+        where = f"player {spec.strip()!r}"
+        base_name, base_params = parse_spec(base) if base is not None else (name, {})
+        if base is not None and base_name not in self._public:
+            if base_name not in self._entries:
+                raise UsageError(f"unknown {self.game} agent {base_name!r}")
+            bounds: dict[str, Bound] = {}  # a trusted player with nothing a client may set
+        else:
+            bounds = self.public_bounds(base_name)
+        options_type = self._entries[base_name][0]
+        hints = typing.get_type_hints(options_type)
+        values: dict[str, Any] = {}
+        for key, bound in bounds.items():  # safe defaults first, the trusted base over them
+            default = bound.default
+            if default is not None:
+                values[key] = default
+        for key, raw in base_params.items():
+            values[key] = _convert(raw, hints[key], f"player {base!r}: option {key}")
+        for key, raw in params.items():
+            if key not in bounds:
+                settable = ", ".join(bounds) or "none"
+                raise UsageError(
+                    f"{where}: option {key!r} cannot be set here (options: {settable})"
+                )
+            value = _convert(raw, hints[key], f"{where}: option {key}")
+            bounds[key].check(value, f"{where}: {key}")
+            values[key] = value
+        try:
+            opts = options_type(**values)
+        except (ValueError, TypeError) as e:
+            raise UsageError(f"{where}: {e}") from None
+        for key, bound in bounds.items():  # what defaults and presets filled in, too
+            value = getattr(opts, key)
+            if key not in base_params and value is not None:
+                bound.check(value, f"{where}: {key}")
+        return base_name, opts
+
+    def make_untrusted(self, spec: str, seed: int | None = None, base: str | None = None) -> Any:
+        """Build the player a network client asks for, only within the public bounds (see
+        :meth:`untrusted_options`); the agent is named by ``spec``."""
+        name, opts = self.untrusted_options(spec, base)
+        agent = self._entries[name][1](opts, seed)
+        agent.name = spec.strip()
+        return agent

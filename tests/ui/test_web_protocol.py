@@ -113,8 +113,8 @@ def test_bad_requests_get_errors(sock, msg, words):
         ({"type": "move", "action": None}, ["action"]),
         ({"type": "move", "action": "sideways"}, ["unknown action"]),
         ({"type": "move"}, ["action"]),
-        ({"type": "hint", "player": "nobody"}, ["unknown 2048 agent 'nobody'"]),
-        ({"type": "hint", "player": "random:depth=3"}, ["unknown option"]),
+        ({"type": "hint", "player": "nobody"}, ["2048 player 'nobody' is not offered here"]),
+        ({"type": "hint", "player": "random:depth=3"}, ["'depth' cannot be set here"]),
         ({"type": "hint"}, ["player"]),
         ({"type": "step", "player": 3}, ["player"]),
         ({"type": "undo"}, ["nothing to undo"]),
@@ -237,7 +237,7 @@ def test_othello_as_white_gets_the_first_reply(sock):
         ({"type": "move", "move": 19}, ["'move' must be"]),
         ({"type": "move"}, ["'move' must be"]),
         ({"type": "step", "player": "random"}, ["not a 2048 game"]),
-        ({"type": "hint", "player": "nobody"}, ["unknown othello agent"]),
+        ({"type": "hint", "player": "nobody"}, ["othello player 'nobody' is not offered here"]),
         ({"type": "undo"}, ["nothing to undo"]),
     ],
 )
@@ -251,7 +251,7 @@ def test_bad_othello_requests_get_errors(sock, msg, words):
     ("msg", "words"),
     [
         ({"human": "red"}, ["black or white"]),
-        ({"player": "nobody"}, ["unknown othello agent"]),
+        ({"player": "nobody"}, ["othello player 'nobody' is not offered here"]),
         ({"player": ""}, ["'player' must be"]),
         ({"seed": 1.5}, ["seed"]),
     ],

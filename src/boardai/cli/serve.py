@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from boardai.cli._common import nonneg_int
+from boardai.cli._common import nonneg_int, positive_int
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
@@ -13,9 +13,15 @@ def register(app: argparse.Namespace) -> None:
     p = app.command(
         "serve",
         help="play 2048 and Othello in a browser (a local web app)",
+        description="Serve the web app. The page may use the built-in players and the shipped "
+        "models, by name, with bounded options (a search depth and time within a cap); it can "
+        "never name a file or a program. Offer more with --add-player. Only the server's own "
+        "page (and --allow-origin pages) may connect.",
         examples="""
 boardai serve                      # then open the printed URL
 boardai serve --port 8080 --record games.jsonl
+boardai serve --add-player othello strong=alphabeta:eval=ntuple,model=nt.npz,depth=8
+boardai serve --allow-origin http://localhost:3000   # a page served from elsewhere
 boardai serve --host 0.0.0.0       # reachable from other machines: only on a trusted network
 """,
     )
@@ -28,18 +34,54 @@ boardai serve --host 0.0.0.0       # reachable from other machines: only on a tr
     p.add_argument(
         "--record", metavar="FILE", help="append every finished game to this JSON-lines file"
     )
+    p.add_argument(
+        "--add-player",
+        nargs=2,
+        action="append",
+        default=[],
+        metavar=("GAME", "NAME=SPEC"),
+        help="offer player SPEC (any spec: a model file, a GTP engine) under NAME in GAME "
+        "(2048 or othello); pages pick it by name and may set only its bounded options",
+    )
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="also accept pages from this origin (scheme://host:port); repeatable",
+    )
+    p.add_argument(
+        "--max-searches",
+        type=positive_int,
+        default=None,
+        help="searches run at once, server-wide (default: the cores this process may use)",
+    )
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     import socket
     import sys
+    from urllib.parse import urlsplit
 
     import uvicorn
 
     from boardai.errors import UsageError
     from boardai.ui.web.app import create_app
-    from boardai.ui.web.protocol import MAX_MESSAGE
+    from boardai.ui.web.players import GAMES, Offers, parse_added
+    from boardai.ui.web.protocol import MAX_MESSAGE, MAX_SEARCHES
+
+    added: dict[str, dict[str, str]] = {game: {} for game in GAMES}
+    for game, text in args.add_player:
+        if game not in GAMES:
+            raise UsageError(f"--add-player: unknown game {game!r} (games: {', '.join(GAMES)})")
+        name, spec = parse_added(game, text)
+        added[game][name] = spec
+    offers = Offers(added)
+    for origin in args.allow_origin:
+        parts = urlsplit(origin)
+        if parts.scheme not in ("http", "https") or not parts.netloc or parts.path not in ("", "/"):
+            raise UsageError(f"--allow-origin {origin!r}: expected scheme://host[:port]")
 
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -58,8 +100,16 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     print(f"boardai web app at http://{host}:{port}/  (Ctrl-C stops it)", flush=True)
+    wildcard = args.host in ("0.0.0.0", "::", "")
+    app = create_app(
+        record_path=args.record,
+        offers=offers,
+        allow_origins=args.allow_origin,
+        allow_hosts=["*"] if wildcard else [args.host, host],
+        max_searches=args.max_searches or MAX_SEARCHES,
+    )
     config = uvicorn.Config(
-        create_app(record_path=args.record),
+        app,
         log_level="warning",
         ws_max_size=4 * MAX_MESSAGE,
         timeout_graceful_shutdown=1,

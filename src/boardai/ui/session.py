@@ -15,7 +15,8 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from boardai.errors import UsageError
@@ -83,13 +84,19 @@ class Session2048:
         grid: start from this position (4 rows of 4 tile values) instead of two spawned
             tiles; the record then carries it as ``start_grid``.
         p4: probability that a spawned tile is a 4.
+        make: builds a player from a spec and a seed (default: any 2048 player; the web app
+            passes only what its server offers, see :mod:`boardai.ui.web.players`).
     """
 
     kind = "2048"
     saved = False
 
     def __init__(
-        self, seed: int | None = None, grid: Sequence[Sequence[int]] | None = None, p4: float = 0.1
+        self,
+        seed: int | None = None,
+        grid: Sequence[Sequence[int]] | None = None,
+        p4: float = 0.1,
+        make: Callable[[str, int | None], Any] | None = None,
     ) -> None:
         from boardai.g2048.agents import make_agent
         from boardai.g2048.board import Board
@@ -102,7 +109,7 @@ class Session2048:
             except ValueError as e:
                 raise UsageError(f"bad board: {e}") from None
         self.game = Game(seed, p4=p4, board=board)
-        self.agents = AgentCache(make_agent, seed)
+        self.agents = AgentCache(make or make_agent, seed)
         self.tracker = TileTracker(self.game.board.exponents())
         self.animation = self.tracker.reset(self.game.board.exponents())
 
@@ -287,6 +294,7 @@ class SessionOthello:
         player: the opponent's spec (its strength is in its options, e.g. a search depth).
         seed: seeds the players' randomness.
         start: the first position (an Othello ``Board``; the standard one by default).
+        make: builds a player from a spec and a seed (default: any Othello player).
     """
 
     kind = "othello"
@@ -298,6 +306,7 @@ class SessionOthello:
         player: str = "random",
         seed: int | None = None,
         start: Any = None,
+        make: Callable[[str, int | None], Any] | None = None,
     ) -> None:
         from boardai.othello.agents import make_agent
         from boardai.othello.board import COLOR_NAMES
@@ -306,7 +315,9 @@ class SessionOthello:
         if human not in COLOR_NAMES:
             raise UsageError(f"human must be black or white, not {human!r}")
         self.human = COLOR_NAMES.index(human)
-        self.agents = AgentCache(make_agent, seed)
+        self.agents = AgentCache(make or make_agent, seed)
+        #: Set to stop the opponent's replies between moves (its client went away).
+        self.stop = threading.Event()
         self.player = player.strip()
         self.opponent = self.agents.get(self.player)
         names = ("person", self.player)
@@ -320,6 +331,8 @@ class SessionOthello:
 
         notes = []
         while not self.game.is_over() and self.game.board.to_move != self.human:
+            if self.stop.is_set():
+                raise UsageError("stopped")
             legal = self.game.board.legal_actions()
             action = PASS if legal == [PASS] else int(self.opponent.act(self.game.board))
             self.game.play(action)

@@ -9,12 +9,15 @@ one batched forward pass.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from boardai.g2048.agents import REGISTRY
 from boardai.g2048.board import Board
+from boardai.learn import store
+from boardai.spec import Choice, Range
 
 
 @dataclass
@@ -108,7 +111,14 @@ class DQNAgent:
         return max(legal, key=lambda a: gains[a] + self.gamma * value[a])
 
 
-@REGISTRY.register("dqn", DQNOptions)
+@REGISTRY.register(
+    "dqn",
+    DQNOptions,
+    public={
+        "model": Choice(partial(store.names, game="2048", kind="dqn")),
+        "lookahead": Range(0, 1),
+    },
+)
 def make_dqn(opts: DQNOptions, seed: int | None) -> DQNAgent:
     """A trained DQN (boardai train dqn); lookahead=1 adds seed 000's one-move search."""
     import torch

@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 from boardai.g2048.agents import REGISTRY, make_agent  # noqa: F401 (doctest)
 from boardai.g2048.board import Board
+from boardai.spec import Choice, Range
 
 #: preset -> (min depth, max depth, probability cut-off, table bits)
 PRESETS: dict[str, tuple[int, int, float, int]] = {
@@ -156,7 +157,21 @@ class ExpectimaxAgent:
         return self.last.action
 
 
-@REGISTRY.register("expectimax", ExpectimaxOptions)
+@REGISTRY.register(
+    "expectimax",
+    ExpectimaxOptions,
+    public={  # depth 6 takes well under a second; strong's depth 12 and 2**22 table do not
+        "preset": Choice(tuple(PRESETS)),
+        "depth": Range(1, 6),
+        "min_depth": Range(1, 6),
+        "max_depth": Range(1, 6),
+        "prob_cut": Range(1e-4, 0.5),
+        "time_ms": Range(0, 5000),
+        "table_bits": Range(10, 20),
+        "p4": Range(0, 1),
+        "smoothness": Range(0, 100),
+    },
+)
 def make_expectimax(opts: ExpectimaxOptions, seed: int | None) -> ExpectimaxAgent:
     """Expectimax search over nneonneo's row heuristic (presets fast, default, strong)."""
     return ExpectimaxAgent(opts)

@@ -35,7 +35,7 @@ class GreedyAgent:
         return best[int(self.rng.integers(len(best)))]
 
 
-@REGISTRY.register("greedy", GreedyOptions)
+@REGISTRY.register("greedy", GreedyOptions, public={})
 def make_greedy(opts: GreedyOptions, seed: int | None) -> GreedyAgent:
     """The legal move with the largest immediate reward (ties at random)."""
     return GreedyAgent(seed)

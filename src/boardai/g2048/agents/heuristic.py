@@ -14,6 +14,7 @@ import numpy as np
 
 from boardai.g2048.agents import REGISTRY, make_agent  # noqa: F401 (doctest)
 from boardai.g2048.board import Board
+from boardai.spec import Range
 
 
 @dataclass
@@ -76,7 +77,14 @@ class HeuristicAgent:
         return best
 
 
-@REGISTRY.register("heuristic", HeuristicOptions)
+@REGISTRY.register(
+    "heuristic",
+    HeuristicOptions,
+    public={
+        key: Range(0, 10_000)
+        for key in ("snake", "left", "left_corner", "corner", "neighbours", "merges")
+    },
+)
 def make_heuristic(opts: HeuristicOptions, seed: int | None) -> HeuristicAgent:
     """Seed 001's one-move heuristic (weight matrices, neighbour penalty, merge preference)."""
     return HeuristicAgent(opts)

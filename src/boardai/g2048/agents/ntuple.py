@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 import numpy as np
 
 from boardai.g2048.agents import REGISTRY, make_agent  # noqa: F401 (doctest)
 from boardai.g2048.board import Board
+from boardai.learn import store
+from boardai.spec import Choice, Range
 
 
 @dataclass
@@ -118,7 +120,18 @@ class NTupleAgent:
         return action
 
 
-@REGISTRY.register("ntuple", NTupleOptions)
+@REGISTRY.register(
+    "ntuple",
+    NTupleOptions,
+    public={  # shipped networks only; depth 3 is a few milliseconds a move
+        "model": Choice(partial(store.names, game="2048", kind="ntuple")),
+        "depth": Range(1, 3),
+        "prob_cut": Range(1e-4, 0.5),
+        "table_bits": Range(10, 20),
+        "p4": Range(0, 1),
+        "downgrade": Choice((0, 8192, 16384, 32768)),
+    },
+)
 def make_ntuple(opts: NTupleOptions, seed: int | None) -> Any:
     """A trained n-tuple network: 1-ply greedy, or expectimax with depth=2..4; downgrade=16384
     values late boards as earlier ones."""

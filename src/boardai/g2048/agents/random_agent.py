@@ -33,7 +33,7 @@ class RandomAgent:
         return legal[int(self.rng.integers(len(legal)))]
 
 
-@REGISTRY.register("random", RandomOptions)
+@REGISTRY.register("random", RandomOptions, public={})
 def make_random(opts: RandomOptions, seed: int | None) -> RandomAgent:
     """A uniformly random legal move."""
     return RandomAgent(seed)

@@ -4,11 +4,14 @@ table, an exact endgame solver and a time budget; the evaluation is pluggable.""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Literal
 
+from boardai.learn import store
 from boardai.othello import search as S
 from boardai.othello.agents import REGISTRY
 from boardai.othello.board import Board
+from boardai.spec import Choice, Range
 
 EVALS = {"wpc": S.EVAL_WPC, "classic": S.EVAL_CLASSIC, "ntuple": S.EVAL_NTUPLE}
 
@@ -79,7 +82,18 @@ class AlphaBetaAgent:
         return self.last.action
 
 
-@REGISTRY.register("alphabeta", AlphaBetaOptions)
+@REGISTRY.register(
+    "alphabeta",
+    AlphaBetaOptions,
+    public={  # the time budget bounds every search, the endgame solver's included
+        "depth": Range(1, 20),
+        "time": Range(0.01, 5, default=2.0),
+        "endgame": Range(0, 16),
+        "eval": Choice(("wpc", "classic", "ntuple")),
+        "model": Choice(partial(store.names, game="othello", kind="ntuple")),
+        "tt": Range(10, 20),
+    },
+)
 def make_alphabeta(opts: AlphaBetaOptions, seed: int | None) -> AlphaBetaAgent:
     """Negamax alpha-beta with deepening, TT, endgame solver; eval wpc/classic/ntuple."""
     return AlphaBetaAgent(opts)

@@ -4,9 +4,12 @@ Q value. torch is imported when the agent is built, not before."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
+from boardai.learn import store
 from boardai.othello.agents import REGISTRY
 from boardai.othello.board import Board
+from boardai.spec import Choice
 
 
 @dataclass
@@ -59,7 +62,9 @@ class DQNAgent:
         return masked_argmax(q_values(self.net, [state])[0], state.action_mask())
 
 
-@REGISTRY.register("dqn", DQNOptions)
+@REGISTRY.register(
+    "dqn", DQNOptions, public={"model": Choice(partial(store.names, game="othello", kind="dqn"))}
+)
 def make_dqn(opts: DQNOptions, seed: int | None) -> DQNAgent:
     """A self-play DQN network (seed 002), greedy over legal moves."""
     return DQNAgent(opts.model)

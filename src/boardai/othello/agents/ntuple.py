@@ -4,11 +4,14 @@ or as the evaluation of an alpha-beta search."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
+from boardai.learn import store
 from boardai.othello.agents import REGISTRY
 from boardai.othello.board import Board
+from boardai.spec import Choice, Range
 
 
 @dataclass
@@ -62,7 +65,16 @@ class NTupleAgent:
         return self.network.value(state.mover, state.opponent)
 
 
-@REGISTRY.register("ntuple", NTupleOptions)
+@REGISTRY.register(
+    "ntuple",
+    NTupleOptions,
+    public={  # shipped networks only; the time budget bounds the search
+        "model": Choice(partial(store.names, game="othello", kind="ntuple")),
+        "depth": Range(1, 20),
+        "time": Range(0.01, 5, default=2.0),
+        "endgame": Range(0, 16),
+    },
+)
 def make_ntuple(opts: NTupleOptions, seed: int | None) -> object:
     """A learned n-tuple network, 1-ply or inside alpha-beta (depth > 1)."""
     if opts.depth == 1:

@@ -46,13 +46,13 @@ class OnePlyAgent:
         return int(a)
 
 
-@REGISTRY.register("greedy", OnePlyOptions)
+@REGISTRY.register("greedy", OnePlyOptions, public={})
 def make_greedy(opts: OnePlyOptions, seed: int | None) -> OnePlyAgent:
     """The move that leaves the most own discs (ties at random)."""
     return OnePlyAgent(E.GREEDY, "greedy", seed)
 
 
-@REGISTRY.register("wpc", OnePlyOptions)
+@REGISTRY.register("wpc", OnePlyOptions, public={})
 def make_wpc(opts: OnePlyOptions, seed: int | None) -> OnePlyAgent:
     """The Othello League's standard weighted piece counter, 1-ply (ties at random)."""
     return OnePlyAgent(E.WPC, "wpc", seed)

@@ -46,7 +46,7 @@ class RandomAgent:
         return int(a)
 
 
-@REGISTRY.register("random", RandomOptions)
+@REGISTRY.register("random", RandomOptions, public={})
 def make_random(opts: RandomOptions, seed: int | None) -> RandomAgent:
     """A uniformly random legal move."""
     return RandomAgent(seed)

@@ -12,11 +12,24 @@ step       ``{"player": spec}``: that player makes the next 2048 move (autoplay)
 record     the current game's record (see :mod:`boardai.records`)
 replay     ``{"record": {...}}``: open a game record; then ``seek``
 seek       ``{"index": int}``: show position ``index`` of the open replay (0 = start)
-agents     the players of both games
+agents     the players the server offers in each game, and what a client may set on each
+cancel     stop waiting for this socket's search (its reply then is an error)
 =========  =====================================================================================
+
+A ``spec`` names one of the players the server offers (:mod:`boardai.ui.web.players`), with
+only the options and bounds listed by ``agents``: a client never names a file or a program.
+
+Any request may carry an ``"id"`` (an integer or a short string); its reply carries the same
+``"id"``. Searches (``hint``, ``step``, and Othello's ``new`` and ``move``, which wait for the
+computer's reply) run in a server-wide pool of :data:`MAX_SEARCHES` threads; a socket runs one
+at a time (a second gets a ``busy`` error) and keeps answering other requests meanwhile, so a
+search's reply may come after the replies to later requests. When a socket closes, its queued
+search is dropped and a running one stops at its time budget (every offered search has one).
 
 Messages over :data:`MAX_MESSAGE` characters get an error reply; frames over four times that
 are refused by the server itself, which closes that socket with code 1009 (message too big).
+Numbers longer than :data:`MAX_DIGITS` digits, NaN and infinities, and nesting deeper than
+:data:`MAX_DEPTH` are malformed.
 
 Replies (server -> browser): ``{"type": "state", ...}`` (the session's state),
 ``{"type": "hint", ...}``, ``{"type": "record", "record": {...}}``, ``{"type": "agents", ...}``,
@@ -27,19 +40,31 @@ reply; nothing a browser sends can crash the server or leave the socket hanging.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
-from collections.abc import Callable
+import math
+import os
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 from boardai.errors import UsageError
 from boardai.records import RecordSink
 from boardai.ui.session import Session2048, SessionOthello, SessionReplay, keep
+from boardai.ui.web.players import Offers
 
 log = logging.getLogger(__name__)
 
 #: Largest message accepted, in characters (a long game's record fits easily).
 MAX_MESSAGE = 2 * 1024 * 1024
+#: Longest integer accepted in a message, in digits (a 64-bit seed has 20).
+MAX_DIGITS = 24
+#: Deepest nesting of arrays and objects accepted in a message (a record needs 3).
+MAX_DEPTH = 16
+#: Searches the server runs at once by default (more wait their turn): the cores it may use.
+MAX_SEARCHES = max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
 
 GAMES = ("2048", "othello")
 
@@ -47,6 +72,79 @@ GAMES = ("2048", "othello")
 def error(message: str, request: str | None = None) -> dict[str, Any]:
     """An error reply."""
     return {"type": "error", "message": message, "request": request}
+
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise ValueError(f"a number of {len(text)} digits (at most {MAX_DIGITS})")
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:20]} is out of range")
+    return value
+
+
+def _parse_constant(text: str) -> Any:
+    raise ValueError(f"{text} is not a JSON value")
+
+
+def _depth(value: Any) -> int:
+    """How deeply arrays and objects nest in ``value`` (iterative: no recursion limit)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, level)
+            if level > MAX_DEPTH:
+                break
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, level + 1) for child in children)
+    return deepest
+
+
+def parse(text: str | bytes | None, max_message: int = MAX_MESSAGE) -> dict[str, Any]:
+    """One request from its text (UsageError, with the reply's message, if malformed)."""
+    if not isinstance(text, str):
+        raise UsageError("binary messages are not accepted: send JSON text")
+    if len(text) > max_message:
+        raise UsageError(f"message too long: {len(text)} characters (at most {max_message})")
+    try:
+        msg = json.loads(
+            text,
+            parse_int=_parse_int,
+            parse_float=_parse_float,
+            parse_constant=_parse_constant,
+        )
+    except (ValueError, RecursionError) as e:
+        raise UsageError(f"malformed JSON: {getattr(e, 'msg', e)}") from None
+    if not isinstance(msg, dict):
+        raise UsageError("a message is a JSON object with a 'type'")
+    if _depth(msg) > MAX_DEPTH:
+        raise UsageError(f"malformed JSON: nested deeper than {MAX_DEPTH}")
+    return msg
+
+
+def _request_id(msg: dict[str, Any]) -> int | str | None:
+    rid = msg.get("id")
+    if rid is None or (isinstance(rid, int) and not isinstance(rid, bool)):
+        return rid
+    if isinstance(rid, str) and len(rid) <= 64:
+        return rid
+    return None
+
+
+_POOL: ThreadPoolExecutor | None = None
+
+
+def default_pool() -> Executor:
+    """The process's search pool when none is given: :data:`MAX_SEARCHES` threads."""
+    global _POOL
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(MAX_SEARCHES, thread_name_prefix="boardai-search")
+    return _POOL
 
 
 def _int(msg: dict[str, Any], key: str, lo: int, hi: int, default: int | None = None) -> int | None:
@@ -71,12 +169,26 @@ class Connection:
     Args:
         sink: where finished games go.
         max_message: messages longer than this (in characters) are refused.
+        offers: the players clients may ask for (default: the built-in public players).
+        pool: where searches run (default: a pool of :data:`MAX_SEARCHES` threads shared by
+            every connection of this process).
     """
 
-    def __init__(self, sink: RecordSink | None = None, max_message: int = MAX_MESSAGE) -> None:
+    def __init__(
+        self,
+        sink: RecordSink | None = None,
+        max_message: int = MAX_MESSAGE,
+        offers: Offers | None = None,
+        pool: Executor | None = None,
+    ) -> None:
         self.session: Any = None
         self.sink = sink or RecordSink()
         self.max_message = max_message
+        self.offers = offers or Offers()
+        self.pool = pool or default_pool()
+        self.search: asyncio.Task[None] | None = None  # delivers this socket's search reply
+        self._thinking: Future[dict[str, Any]] | None = None  # the search in the pool
+        self._search_kind: str | None = None
         self._handlers: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "new": self._new,
             "move": self._move,
@@ -87,35 +199,106 @@ class Connection:
             "replay": self._replay,
             "seek": self._seek,
             "agents": self._agents,
+            "cancel": self._cancel,
         }
 
     async def handle(self, text: str | bytes | None) -> dict[str, Any]:
-        """The reply to one message; slow work (AI moves, replays) runs in a worker thread."""
-        if not isinstance(text, str):
-            return error("binary messages are not accepted: send JSON text")
-        if len(text) > self.max_message:
-            return error(f"message too long: {len(text)} characters (at most {self.max_message})")
+        """The reply to one message, waiting for it even if it is a search."""
+        replies: list[dict[str, Any]] = []
+
+        async def keep_reply(reply: dict[str, Any]) -> None:
+            replies.append(reply)
+
+        await self.dispatch(text, keep_reply)
+        if self.search is not None:
+            await asyncio.shield(self.search)
+        return replies[0]
+
+    @property
+    def busy(self) -> bool:
+        """Whether a search of this socket is queued or running (even if cancelled: the
+        game is not touched until its thread is done)."""
+        return self._thinking is not None and not self._thinking.done()
+
+    async def dispatch(
+        self, text: str | bytes | None, send: Callable[[dict[str, Any]], Awaitable[None]]
+    ) -> None:
+        """Answer one message through ``send``: at once, or, for a search, when it is done
+        (a task in :attr:`search`; the socket meanwhile reads and answers other requests)."""
         try:
-            msg = json.loads(text)
-        except (json.JSONDecodeError, RecursionError) as e:
-            return error(f"malformed JSON: {getattr(e, 'msg', e)}")
-        if not isinstance(msg, dict):
-            return error("a message is a JSON object with a 'type'")
+            msg = parse(text, self.max_message)
+        except UsageError as e:
+            await send(error(str(e)))
+            return
+        rid = _request_id(msg)
         kind = msg.get("type")
         handler = self._handlers.get(kind) if isinstance(kind, str) else None
         if handler is None:
             known = ", ".join(self._handlers)
-            return error(f"unknown message type {kind!r} (types: {known})", None)
+            await send(_with_id(error(f"unknown message type {kind!r} (types: {known})"), rid))
+            return
+        assert isinstance(kind, str)
+        if self.busy and kind not in ("agents", "cancel"):
+            message = f"busy: a player is still thinking for {self._search_kind!r} (or send cancel)"
+            await send(_with_id(error(message, kind), rid))
+            return
+        if kind in ("agents", "cancel"):  # quick, and must not wait behind a search
+            await send(_with_id(self._call(handler, msg), rid))
+        elif self._is_search(kind, msg):
+            stop = getattr(self.session, "stop", None)
+            if stop is not None:
+                stop.clear()  # nothing runs on this game now (not busy)
+            self._search_kind = kind
+            self._thinking = self.pool.submit(self._call, handler, msg)
+            self.search = asyncio.create_task(self._deliver(self._thinking, send, rid))
+        else:  # quick, but may load a module or read a long record: off the event loop
+            await send(_with_id(await asyncio.to_thread(self._call, handler, msg), rid))
+
+    def _is_search(self, kind: str, msg: dict[str, Any]) -> bool:
+        if kind in ("hint", "step"):
+            return True
+        if kind == "new":
+            return msg.get("game") == "othello"
+        return kind == "move" and getattr(self.session, "kind", None) == "othello"
+
+    @staticmethod
+    async def _deliver(
+        thinking: Future[dict[str, Any]],
+        send: Callable[[dict[str, Any]], Awaitable[None]],
+        rid: int | str | None,
+    ) -> None:
+        reply = await asyncio.wrap_future(thinking)
+        with contextlib.suppress(Exception):  # the socket closed meanwhile: nobody to tell
+            await send(_with_id(reply, rid))
+
+    def _call(
+        self, handler: Callable[[dict[str, Any]], dict[str, Any]], msg: dict[str, Any]
+    ) -> dict[str, Any]:
+        kind = msg.get("type")
         try:
-            return await asyncio.to_thread(handler, msg)
+            return handler(msg)
         except UsageError as e:
             return error(str(e), kind)
         except Exception as e:  # never let one bad request kill the socket
             log.exception("request %r failed", kind)
             return error(f"internal error: {type(e).__name__}: {e}", kind)
 
+    def cancel(self) -> bool:
+        """Drop this socket's search: a queued one never runs, a running one's reply is
+        dropped and an Othello reply stops before its next move. True if there was one."""
+        task, thinking = self.search, self._thinking
+        if task is None or task.done() or thinking is None:
+            return False
+        thinking.cancel()  # succeeds only while it waits for a thread
+        stop = getattr(self.session, "stop", None)
+        if stop is not None:
+            stop.set()
+        task.cancel()
+        return True
+
     def close(self) -> None:
-        """The socket closed: keep the game if it had moves."""
+        """The socket closed: drop its search, keep the game if it had moves."""
+        self.cancel()
         self._save()
 
     # -- requests -------------------------------------------------------------------------
@@ -145,11 +328,16 @@ class Connection:
         if game == "2048":
             seed = _int(msg, "seed", 0, 2**63 - 1)
             grid = msg.get("board")
-            session: Any = Session2048(seed, grid=grid)
+            session: Any = Session2048(seed, grid=grid, make=partial(self.offers.make, "2048"))
         else:
             human = _str(msg, "human", "black")
             seed = _int(msg, "seed", 0, 2**63 - 1)
-            session = SessionOthello(human=human, player=_str(msg, "player", "random"), seed=seed)
+            session = SessionOthello(
+                human=human,
+                player=_str(msg, "player", "random"),
+                seed=seed,
+                make=partial(self.offers.make, "othello"),
+            )
         self._save()
         self.session = session
         return self._state()
@@ -205,28 +393,13 @@ class Connection:
         return self._state()
 
     def _agents(self, msg: dict[str, Any]) -> dict[str, Any]:
-        return {"type": "agents", **agent_lists()}
+        return {"type": "agents", **self.offers.listing()}
+
+    def _cancel(self, msg: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "cancelled", "cancelled": self.cancel()}
 
 
-def agent_lists() -> dict[str, Any]:
-    """The players of each game (name -> one-line description) and, under ``"options"``,
-    each player's options with their defaults (``"depth=None, preset=default"``)."""
-    from boardai.g2048 import agents as agents_2048
-    from boardai.othello import agents as agents_othello
-
-    out: dict[str, Any] = {"options": {}}
-    for game, module in (("2048", agents_2048), ("othello", agents_othello)):
-        out[game] = module.agent_names()
-        out["options"][game] = {name: _defaults(module.REGISTRY, name) for name in out[game]}
-    return out
-
-
-def _defaults(registry: Any, name: str) -> str:
-    """``key=value, ...`` of a player's default options ("" if it has none or needs some)."""
-    import dataclasses
-
-    try:
-        opts = registry.options(name)[1]
-    except UsageError:  # an option without a default, e.g. a model file
-        return "options without defaults (see its description)"
-    return ", ".join(f"{f.name}={getattr(opts, f.name)}" for f in dataclasses.fields(opts))
+def _with_id(reply: dict[str, Any], rid: int | str | None) -> dict[str, Any]:
+    if rid is not None:
+        reply["id"] = rid
+    return reply

@@ -1,5 +1,6 @@
 // boardai web page: plain JS, no build step. Each panel talks to the server over its own
-// WebSocket (one game per socket); every request gets exactly one reply, in order.
+// WebSocket (one game per socket). Each request carries an id that its reply echoes; the
+// page sends one request at a time, as the server runs one search at a time per game.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -9,29 +10,43 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 class Channel {
   constructor() {
-    this.waiting = [];
+    this.waiting = new Map();
+    this.next = 0;
+    this.queue = Promise.resolve();
     this.ready = new Promise((resolve) => {
       const proto = location.protocol === "https:" ? "wss" : "ws";
       this.ws = new WebSocket(`${proto}://${location.host}/ws`);
       this.ws.onopen = resolve;
       this.ws.onerror = resolve;  // a failed connection: requests then answer with an error
       this.ws.onmessage = (ev) => {
-        const next = this.waiting.shift();
-        if (next) next(JSON.parse(ev.data));
+        const reply = JSON.parse(ev.data);
+        const done = this.waiting.get(reply.id);
+        if (done) {
+          this.waiting.delete(reply.id);
+          done(reply);
+        }
       };
-      this.ws.onclose = () => {
-        for (const w of this.waiting.splice(0)) w({ type: "error", message: "connection closed" });
+      this.ws.onclose = (ev) => {
+        const why = ev.reason ? `connection closed: ${ev.reason}` : "connection closed";
+        for (const done of this.waiting.values()) done({ type: "error", message: why });
+        this.waiting.clear();
       };
     });
   }
-  async request(msg) {
+  request(msg) {
+    const turn = this.queue.then(() => this.ask(msg));
+    this.queue = turn.catch(() => {});
+    return turn;
+  }
+  async ask(msg) {
     await this.ready;
     if (this.ws.readyState !== WebSocket.OPEN) {
       return { type: "error", message: "connection to the server lost: reload the page" };
     }
     return new Promise((resolve) => {
-      this.waiting.push(resolve);
-      this.ws.send(JSON.stringify(msg));
+      const id = ++this.next;
+      this.waiting.set(id, resolve);
+      this.ws.send(JSON.stringify({ ...msg, id }));
     });
   }
 }
