@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
 import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,10 +26,12 @@ class LiveServer:
         return self.url.replace("http://", "ws://") + "ws"
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory):
-    records = tmp_path_factory.mktemp("web") / "games.jsonl"
-    cmd = [sys.executable, "-m", "boardai", "serve", "--port", "0", "--record", str(records)]
+@contextlib.contextmanager
+def live_server(*args: str, records: Path | None = None) -> Iterator[LiveServer]:
+    """``boardai serve --port 0 ARGS...`` running until the block ends."""
+    cmd = [sys.executable, "-m", "boardai", "serve", "--port", "0", *args]
+    if records is not None:
+        cmd += ["--record", str(records)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         line = proc.stdout.readline()
@@ -39,7 +44,7 @@ def server(tmp_path_factory: pytest.TempPathFactory):
                     break
             except OSError:
                 time.sleep(0.05)
-        yield LiveServer(url, records)
+        yield LiveServer(url, records or Path(os.devnull))
     finally:
         proc.terminate()
         try:
@@ -48,3 +53,9 @@ def server(tmp_path_factory: pytest.TempPathFactory):
             proc.kill()
             proc.wait()
         proc.stdout.close()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory):
+    with live_server(records=tmp_path_factory.mktemp("web") / "games.jsonl") as live:
+        yield live

@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -22,32 +19,14 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from boardai.ui.web.protocol import MAX_DEPTH, MAX_DIGITS
+from tests.ui.conftest import live_server
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory):
+def server():
     """A server with one search thread, so queueing and cancelling can be seen."""
-    cmd = [sys.executable, "-m", "boardai", "serve", "--port", "0", "--max-searches", "1"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        line = proc.stdout.readline()
-        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-        assert match, f"boardai serve printed {line!r}"
-        for _ in range(200):
-            try:
-                with urllib.request.urlopen(match.group(0), timeout=2):
-                    break
-            except OSError:
-                time.sleep(0.05)
-        yield match.group(1)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        proc.stdout.close()
+    with live_server("--max-searches", "1") as live:
+        yield live.url.rsplit(":", 1)[1].strip("/")
 
 
 def ws_url(port: str) -> str:
@@ -163,39 +142,31 @@ def test_no_client_names_a_file_or_learns_which_exist(server, tmp_path, game, te
     assert len(messages) == 1, messages  # the same answer whether the file is there or not
 
 
-@pytest.mark.parametrize(
-    "spec",
-    [
-        "alphabeta:depth=60",
-        "alphabeta:time=0",
-        "alphabeta:time=3600",
-        "alphabeta:tt=26",
-        "alphabeta:endgame=24",
-        "ntuple:depth=60",
-    ],
-)
-def test_unbounded_othello_work_is_refused(server, spec):
-    with connect(ws_url(server)) as ws:
-        reply = ask(ws, {"type": "new", "game": "othello", "player": spec})
-    assert reply["type"] == "error" and "here" in reply["message"], reply
+UNBOUNDED = [
+    ("othello", "alphabeta:depth=60"),
+    ("othello", "alphabeta:time=0"),
+    ("othello", "alphabeta:time=3600"),
+    ("othello", "alphabeta:tt=26"),
+    ("othello", "alphabeta:endgame=24"),
+    ("othello", "ntuple:depth=60"),
+    ("2048", "expectimax:depth=12"),
+    ("2048", "expectimax:preset=strong"),  # its depth 12 and 2**22 table are above the caps
+    ("2048", "expectimax:table_bits=26"),
+    ("2048", "expectimax:prob_cut=0"),
+    ("2048", "ntuple:depth=4"),
+    ("2048", "dqn:device=cuda"),
+    ("2048", "dqn:threads=64"),
+]
 
 
-@pytest.mark.parametrize(
-    "spec",
-    [
-        "expectimax:depth=12",
-        "expectimax:preset=strong",  # its depth 12 and 2**22 table are above the caps
-        "expectimax:table_bits=26",
-        "expectimax:prob_cut=0",
-        "ntuple:depth=4",
-        "dqn:device=cuda",
-        "dqn:threads=64",
-    ],
-)
-def test_unbounded_2048_work_is_refused(server, spec):
+@pytest.mark.parametrize(("game", "spec"), UNBOUNDED)
+def test_unbounded_work_is_refused(server, game, spec):
     with connect(ws_url(server)) as ws:
-        ask(ws, {"type": "new", "game": "2048", "seed": 1})
-        reply = ask(ws, {"type": "hint", "player": spec})
+        if game == "2048":
+            ask(ws, {"type": "new", "game": "2048", "seed": 1})
+            reply = ask(ws, {"type": "hint", "player": spec})
+        else:
+            reply = ask(ws, {"type": "new", "game": "othello", "player": spec})
     assert reply["type"] == "error", reply
 
 
