@@ -129,6 +129,10 @@ class Range:
     hi: float
     default: float | None = None
 
+    def default_value(self) -> float | None:
+        """The default for clients."""
+        return self.default
+
     def check(self, value: Any, key: str) -> None:
         """Raise UsageError unless ``value`` lies in the bounds."""
         if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -145,12 +149,16 @@ class Choice:
     Args:
         values: the allowed values, or a function giving them (looked up at each check, e.g.
             the names of the shipped models).
-        default: the value a client gets when it leaves the option out (None: the option's
-            own default).
+        default: the value a client gets when it leaves the option out, or a function giving
+            it (None, or a function giving None: the option's own default).
     """
 
     values: Sequence[Any] | Callable[[], Sequence[Any]]
     default: Any = None
+
+    def default_value(self) -> Any:
+        """The default for clients now."""
+        return self.default() if callable(self.default) else self.default
 
     def allowed(self) -> list[Any]:
         """The values allowed now."""
@@ -308,7 +316,7 @@ class Registry:
         hints = typing.get_type_hints(options_type)
         values: dict[str, Any] = {}
         for key, bound in bounds.items():  # safe defaults first, the trusted base over them
-            default = bound.default
+            default = bound.default_value()
             if default is not None:
                 values[key] = default
         for key, raw in base_params.items():

@@ -9,15 +9,14 @@ one batched forward pass.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 import numpy as np
 
 from boardai.g2048.agents import REGISTRY
 from boardai.g2048.board import Board
-from boardai.learn import store
-from boardai.spec import Choice, Range
+from boardai.learn.store import shipped_model
+from boardai.spec import Range
 
 
 @dataclass
@@ -115,7 +114,7 @@ class DQNAgent:
     "dqn",
     DQNOptions,
     public={
-        "model": Choice(partial(store.names, game="2048", kind="dqn")),
+        "model": shipped_model("2048", "dqn"),
         "lookahead": Range(0, 1),
     },
 )

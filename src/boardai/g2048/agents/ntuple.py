@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from boardai.g2048.agents import REGISTRY, make_agent  # noqa: F401 (doctest)
 from boardai.g2048.board import Board
-from boardai.learn import store
+from boardai.learn.store import shipped_model
 from boardai.spec import Choice, Range
 
 
@@ -124,7 +124,7 @@ class NTupleAgent:
     "ntuple",
     NTupleOptions,
     public={  # shipped networks only; depth 3 is a few milliseconds a move
-        "model": Choice(partial(store.names, game="2048", kind="ntuple")),
+        "model": shipped_model("2048", "ntuple"),
         "depth": Range(1, 3),
         "prob_cut": Range(1e-4, 0.5),
         "table_bits": Range(10, 20),

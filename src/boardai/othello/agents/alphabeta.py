@@ -90,7 +90,7 @@ class AlphaBetaAgent:
         "time": Range(0.01, 5, default=2.0),
         "endgame": Range(0, 16),
         "eval": Choice(("wpc", "classic", "ntuple")),
-        "model": Choice(partial(store.names, game="othello", kind="ntuple")),
+        "model": Choice(partial(store.names, game="othello", kind="othello-ntuple")),
         "tt": Range(10, 20),
     },
 )

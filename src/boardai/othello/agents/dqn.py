@@ -4,12 +4,10 @@ Q value. torch is imported when the agent is built, not before."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
 
-from boardai.learn import store
+from boardai.learn.store import shipped_model
 from boardai.othello.agents import REGISTRY
 from boardai.othello.board import Board
-from boardai.spec import Choice
 
 
 @dataclass
@@ -62,9 +60,7 @@ class DQNAgent:
         return masked_argmax(q_values(self.net, [state])[0], state.action_mask())
 
 
-@REGISTRY.register(
-    "dqn", DQNOptions, public={"model": Choice(partial(store.names, game="othello", kind="dqn"))}
-)
+@REGISTRY.register("dqn", DQNOptions, public={"model": shipped_model("othello", "othello-dqn")})
 def make_dqn(opts: DQNOptions, seed: int | None) -> DQNAgent:
     """A self-play DQN network (seed 002), greedy over legal moves."""
     return DQNAgent(opts.model)

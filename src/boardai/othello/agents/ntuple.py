@@ -4,14 +4,13 @@ or as the evaluation of an alpha-beta search."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
 
 import numpy as np
 
-from boardai.learn import store
+from boardai.learn.store import shipped_model
 from boardai.othello.agents import REGISTRY
 from boardai.othello.board import Board
-from boardai.spec import Choice, Range
+from boardai.spec import Range
 
 
 @dataclass
@@ -69,7 +68,7 @@ class NTupleAgent:
     "ntuple",
     NTupleOptions,
     public={  # shipped networks only; the time budget bounds the search
-        "model": Choice(partial(store.names, game="othello", kind="ntuple")),
+        "model": shipped_model("othello", "othello-ntuple"),
         "depth": Range(1, 20),
         "time": Range(0.01, 5, default=2.0),
         "endgame": Range(0, 16),
