@@ -7,6 +7,15 @@ such as ``[14, 13]``) and the boardai version; callers add what they need (rules
 training options, rng and schedule state). Untouched weights are zeros, which compress to
 almost nothing.
 
+A compact file (format version 2, :func:`compact_model`) keeps no training state, and its
+weights quantised: each table (a pattern in a stage) as int16 times its own scale (its largest
+weight / 32767, so a weight moves by at most half a step), stored sparse: a bitmap of the
+non-zero weights and their values. That is a third of full precision's size or less, and plays
+the same games but for a move in thousands (docs/tour/models.md has the measurement).
+float16 was tried and dropped: its relative error (1/2048) moves the large weights by whole
+units, and it changed 8 times as many moves. Loading gives float32 weights either way, so a
+compact file plays and resumes training like any other.
+
 >>> import tempfile, pathlib
 >>> from boardai.learn.ntuple import NTupleNetwork
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "m.npz"
@@ -35,7 +44,11 @@ from boardai.learn.ntuple import NTupleNetwork, stages_to_json
 from boardai.learn.patterns import pattern_names
 
 FORMAT = "boardai-ntuple"
-FORMAT_VERSION = 1
+#: The newest format this module reads: 1 full precision, 2 compact (float16 weights).
+FORMAT_VERSION = 2
+#: Weight encodings: full precision, or int16 per table, sparse (the compact format).
+PRECISIONS = ("float32", "int16")
+_I16_TOP = 32767
 
 
 def save_model(
@@ -43,21 +56,86 @@ def save_model(
     network: NTupleNetwork,
     meta: dict[str, Any] | None = None,
     extra: dict[str, np.ndarray] | None = None,
+    precision: str = "float32",
 ) -> None:
-    """Write ``network`` (+ ``meta`` JSON and ``extra`` arrays) to ``path`` atomically."""
+    """Write ``network`` (+ ``meta`` JSON and ``extra`` arrays) to ``path`` atomically.
+
+    ``precision="int16"`` writes the compact format (version 2); float32 writes version 1,
+    which every boardai reads.
+    """
+    if precision not in PRECISIONS:
+        raise UsageError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
     record = dict(meta or {})
+    record.pop("weights_encoding", None)
+    weights: dict[str, np.ndarray] = {"weights": network.weights}
+    if precision == "int16":
+        weights = _quantise(network)
+        record["weights_encoding"] = "int16-sparse"
     record.update(
         format=FORMAT,
-        format_version=FORMAT_VERSION,
+        format_version=2 if precision == "int16" else 1,
         boardai_version=__version__,
         patterns=pattern_names(network.patterns),
         index_order="first cell lowest",
         stages=stages_to_json(network.stages),
     )
     arrays: dict[str, Any] = {f"extra_{k}": np.asarray(v) for k, v in (extra or {}).items()}
+    arrays.update(weights)
     meta_bytes = np.frombuffer(json.dumps(record).encode("utf-8"), np.uint8)
     with atomic_write(path, "wb") as f:
-        np.savez_compressed(f, meta=meta_bytes, weights=network.weights, **arrays)
+        np.savez_compressed(f, meta=meta_bytes, **arrays)
+
+
+def _tables(network: NTupleNetwork) -> Iterator[slice]:
+    """The slices of the flat weights that hold one table each, stage by stage."""
+    size = int(network.offsets[-1])
+    for s in range(network.n_stages):
+        for p in range(len(network.patterns)):
+            yield slice(s * size + int(network.offsets[p]), s * size + int(network.offsets[p + 1]))
+
+
+def _quantise(network: NTupleNetwork) -> dict[str, np.ndarray]:
+    """The compact arrays: ``weights_scales`` (one per table), ``weights_mask`` (a bitmap of
+    the non-zero int16 weights) and ``weights_values`` (those weights, in order)."""
+    w = network.weights
+    if not np.isfinite(w).all():
+        raise UsageError("the network has weights that are not finite numbers")
+    q = np.zeros(w.shape, np.int16)
+    scales = []
+    for t in _tables(network):
+        top = float(np.abs(w[t]).max()) if w[t].size else 0.0
+        scale = np.float32(top / _I16_TOP if top > 0 else 1.0)
+        q[t] = np.rint(w[t] / scale)
+        scales.append(scale)
+    nonzero = q != 0
+    return {
+        "weights_scales": np.array(scales, np.float32),
+        "weights_mask": np.packbits(nonzero),
+        "weights_values": q[nonzero],
+    }
+
+
+def compact_model(
+    src: str | os.PathLike[str], dst: str | os.PathLike[str]
+) -> tuple[dict[str, Any], float]:
+    """Write the compact form of model ``src`` to ``dst``: int16 weights, the metadata
+    (training options, episodes), no training state (TC accumulators, restart pools).
+
+    Returns:
+        the metadata written, and the largest absolute change of a weight.
+    """
+    network, meta, extra = load_model(src)
+    full = network.weights
+    meta = dict(meta)
+    meta["compacted"] = {
+        "from_format_version": meta.get("format_version", 1),
+        "dropped": sorted(extra),
+        "note": "training state (TC accumulators, restart pools) is not kept; "
+        "resuming starts it afresh",
+    }
+    save_model(dst, network, meta, precision="int16")
+    back, written, _ = load_model(dst)
+    return written, float(np.abs(back.weights - full).max()) if full.size else 0.0
 
 
 def read_meta(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -77,16 +155,44 @@ def load_model(
     with _open(path) as z:
         meta = _meta(z, path)
         try:
-            weights = z["weights"]
+            patterns = [tuple(int(ch, 16) for ch in p) for p in meta["patterns"]]
+        except (KeyError, TypeError, ValueError) as e:
+            raise ModelFileError(path, f"inconsistent model file: bad patterns {e}") from None
+        try:
+            weights = _weights(z, meta, patterns, meta.get("stages", []))
             extra = {k[len("extra_") :]: z[k] for k in z.files if k.startswith("extra_")}
         except (KeyError, ValueError, OSError, EOFError, zipfile.BadZipFile) as e:
             raise ModelFileError(path, f"damaged model file ({type(e).__name__}: {e})") from None
     try:
-        patterns = [tuple(int(ch, 16) for ch in p) for p in meta["patterns"]]
         network = NTupleNetwork(patterns, meta.get("stages", []), weights)
     except (KeyError, TypeError, ValueError, UsageError) as e:
         raise ModelFileError(path, f"inconsistent model file: {e}") from None
     return network, meta, extra
+
+
+def _weights(z: Any, meta: dict[str, Any], patterns: Any, stages: Any) -> np.ndarray:
+    """float32 weights from the stored arrays (version 2: int16-sparse, see :func:`_quantise`)."""
+    encoding = meta.get("weights_encoding", "float32")
+    if encoding == "float32":
+        return z["weights"]
+    if encoding != "int16-sparse":
+        raise ValueError(f"unknown weight encoding {encoding!r}")
+    shape = NTupleNetwork(patterns, stages)  # the layout; weights all zero
+    w = shape.weights
+    scales, mask, values = z["weights_scales"], z["weights_mask"], z["weights_values"]
+    nonzero = np.unpackbits(mask, count=w.size).view(bool)
+    if values.dtype != np.int16 or values.size != np.count_nonzero(nonzero):
+        raise ValueError("the int16 weights do not fit their bitmap")
+    tables = list(_tables(shape))
+    if scales.shape != (len(tables),):
+        raise ValueError(f"{scales.size} scales for {len(tables)} tables")
+    start = 0
+    for t, scale in zip(tables, scales, strict=True):
+        where = nonzero[t]
+        n = int(np.count_nonzero(where))
+        w[t][where] = values[start : start + n].astype(np.float32) * scale
+        start += n
+    return w
 
 
 @contextlib.contextmanager
