@@ -10,11 +10,11 @@ almost nothing.
 A compact file (format version 2, :func:`compact_model`) keeps no training state, and its
 weights quantised: each table (a pattern in a stage) as int16 times its own scale (its largest
 weight / 32767, so a weight moves by at most half a step), stored sparse: a bitmap of the
-non-zero weights and their values. That is a third of full precision's size or less, and plays
-the same games but for a move in thousands (docs/tour/models.md has the measurement).
-float16 was tried and dropped: its relative error (1/2048) moves the large weights by whole
-units, and it changed 8 times as many moves. Loading gives float32 weights either way, so a
-compact file plays and resumes training like any other.
+non-zero weights and their values. That is under 40% of full precision's size, and it plays the
+same move but for one in 2,000 (docs/tour/models.md has the measurement). float16 was tried and
+dropped: its relative error (1/2048) moves large weights by whole units, and it changed six
+times as many moves. Loading gives float32 weights either way, so a compact file plays and
+resumes training like any other.
 
 >>> import tempfile, pathlib
 >>> from boardai.learn.ntuple import NTupleNetwork
