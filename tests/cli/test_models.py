@@ -152,3 +152,8 @@ def test_fetch_from_a_local_server(
     assert main(["models", "fetch", "tiny", "--timeout", "10"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot download model 'tiny'" in err and "404" in err
+
+
+def test_watch_plays_the_shipped_model(shop: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["watch", "--agent", "ntuple", "--delay", "0", "--seed", "1"]) == 0
+    assert "game over: score" in capsys.readouterr().out
