@@ -104,7 +104,7 @@ def test_names_and_entries(shop: Path) -> None:
 def test_resolve(shop: Path) -> None:
     assert store.resolve("tiny-2048", "2048", "ntuple") == shop / "tiny-2048.npz"
     assert store.resolve("m.npz", "2048", "ntuple") == Path("m.npz")  # a path stays a path
-    with pytest.raises(UsageError, match="'tiny-othello' is a othello othello-ntuple model"):
+    with pytest.raises(UsageError, match="is othello-ntuple, this needs 2048 ntuple"):
         store.resolve("tiny-othello", "2048", ("ntuple",))
     with pytest.raises(UsageError, match=r"'tiny-2049' is neither a model name nor a file"):
         store.resolve("tiny-2049", "2048", "ntuple")
@@ -155,6 +155,9 @@ def test_bad_manifests(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "models.toml").write_text(manifest_text([good, good]))
     with pytest.raises(ModelFileError, match="listed twice"):
         store.names()
+    (tmp_path / "models.toml").write_text("format = 2\n")
+    with pytest.raises(ModelFileError, match="manifest format 2 is not one this reads"):
+        store.names()
     (tmp_path / "models.toml").write_text("[[model]\n")
     with pytest.raises(ModelFileError, match="cannot read the model manifest"):
         store.names()
@@ -174,7 +177,7 @@ def test_players_take_names(shop: Path) -> None:
     b = Board.initial()
     for spec in ("ntuple", "ntuple:model=tiny-othello,depth=2", "alphabeta:eval=ntuple,depth=2"):
         assert make_othello(spec).act(b) in b.legal_actions()
-    with pytest.raises(UsageError, match="'tiny-2048' is a 2048 ntuple model"):
+    with pytest.raises(UsageError, match="'tiny-2048' is 2048 ntuple, this needs othello-ntuple"):
         make_othello("ntuple:model=tiny-2048")
 
 
@@ -185,7 +188,7 @@ def test_no_shipped_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     use_store(monkeypatch, tmp_path, [])
     with pytest.raises(UsageError, match="ships no 2048 ntuple model yet: train one with"):
         make_agent("ntuple")
-    with pytest.raises(UsageError, match="ships no othello othello-ntuple model yet"):
+    with pytest.raises(UsageError, match="ships no othello-ntuple model yet"):
         make_othello("ntuple")
 
 

@@ -118,7 +118,7 @@ def run_list(args: argparse.Namespace) -> int:
         out.print(f"no {what + ' ' if what else ''}models in {store.manifest().path}")
         return 0
     table = Table(title=f"models ({store.manifest().path})")
-    for column in ("name", "game", "kind", "size", "strength", "file"):
+    for column in ("name", "game", "kind", "size", "strength", "local file"):
         table.add_column(column, justify="right" if column == "size" else "left")
     for e in found:
         table.add_row(e.name, e.game, e.kind, _mb(e.size), e.strength.result, _where(e))

@@ -38,8 +38,9 @@ from typing import Any
 
 from boardai.errors import ModelFileError, UsageError
 
-#: The manifest's file name.
+#: The manifest's file name, and the newest format (its ``format`` field) this module reads.
 MANIFEST = "models.toml"
+FORMAT = 1
 #: The environment variable naming a directory with a manifest (tests, private stores).
 ENV_DIR = "BOARDAI_MODELS"
 #: The environment variable that overrides the manifest's download URL template.
@@ -148,6 +149,8 @@ def _read(path: str, holds_files: bool, mtime_ns: int, url_override: str) -> Man
             data = tomllib.load(f)
     except (OSError, tomllib.TOMLDecodeError) as e:
         raise ModelFileError(path, f"cannot read the model manifest ({e})") from None
+    if not isinstance(data.get("format", 1), int) or data.get("format", 1) > FORMAT:
+        raise ModelFileError(path, f"manifest format {data['format']!r} is not one this reads")
     url = url_override or str(data.get("url", ""))
     if url and "{file}" not in url:
         url = url.rstrip("/") + "/{file}"
@@ -332,11 +335,17 @@ def resolve(ref: str, game: str, kind: str | tuple[str, ...]) -> Path:
     e = entry(ref)
     kinds = (kind,) if isinstance(kind, str) else kind
     if e.game != game or e.kind not in kinds:
+        wanted = " or ".join(_label(game, k) for k in kinds)
         raise UsageError(
-            f"model {ref!r} is a {e.game} {e.kind} model; this needs a {game} "
-            f"{' or '.join(kinds)} model (models: {', '.join(names(game)) or 'none'})"
+            f"model {ref!r} is {_label(e.game, e.kind)}, this needs {wanted} "
+            f"(models: {', '.join(names(game)) or 'none'})"
         )
     return path_of(ref)
+
+
+def _label(game: str, kind: str) -> str:
+    """``2048 ntuple``, ``othello-ntuple``: a game and kind for messages."""
+    return kind if kind.startswith(game) else f"{game} {kind}"
 
 
 def resolve_default(ref: str, game: str, kind: str, train_command: str) -> tuple[str, Path]:
@@ -350,7 +359,7 @@ def resolve_default(ref: str, game: str, kind: str, train_command: str) -> tuple
         found = default_name(game, kind)
         if found is None:
             raise UsageError(
-                f"no model= given and boardai ships no {game} {kind} model yet: "
+                f"no model= given and boardai ships no {_label(game, kind)} model yet: "
                 f"train one with {train_command} and give model=FILE"
             )
         ref = found
