@@ -179,6 +179,10 @@ def test_players_take_names(shop: Path) -> None:
         assert make_othello(spec).act(b) in b.legal_actions()
     with pytest.raises(UsageError, match="'tiny-2048' is 2048 ntuple, this needs othello-ntuple"):
         make_othello("ntuple:model=tiny-2048")
+    with pytest.raises(UsageError, match="'tiny-2048' is 2048 ntuple, this needs 2048 dqn"):
+        make_agent("dqn:model=tiny-2048")
+    with pytest.raises(UsageError, match="is othello-ntuple, this needs othello-dqn"):
+        make_othello("dqn:model=tiny-othello")
 
 
 def test_no_shipped_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
