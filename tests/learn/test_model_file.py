@@ -102,6 +102,26 @@ def test_compact_round_trip(tmp_path) -> None:
     assert not load_model(tmp_path / "z.npz")[0].weights.any()
 
 
+def test_compact_error_is_half_a_step_per_block(tmp_path) -> None:
+    """Across chunk boundaries, and for a last block cut short: every weight moves by at most
+    half its block's step (and float32's rounding), and zeros stay zeros."""
+    from boardai.learn.model_file import BLOCK
+
+    net = NTupleNetwork.create("012345,0123,45")  # 16^6 + 16^4 + 16^2: several chunks, a stub
+    rng = np.random.default_rng(5)
+    hit = rng.choice(net.weights.size, 200_000, replace=False)
+    net.weights[hit] = rng.standard_normal(hit.size).astype(np.float32) * 10.0 ** rng.integers(
+        -3, 4, hit.size
+    )
+    save_model(tmp_path / "c.npz", net, {}, precision="int16")
+    back = load_model(tmp_path / "c.npz")[0].weights
+    w = net.weights
+    pad = -w.size % BLOCK
+    step = np.abs(np.concatenate([w, np.zeros(pad, np.float32)])).reshape(-1, BLOCK).max(axis=1)
+    bound = np.repeat(step / 32767, BLOCK)[: w.size] / 2 + np.abs(w) * 1e-6  # + float32 rounding
+    assert (np.abs(back - w) <= bound).all() and not back[w == 0].any()
+
+
 def test_compact_damaged(tmp_path) -> None:
     from boardai.learn.model_file import compact_model
 

@@ -82,9 +82,9 @@ def register(app: Any) -> None:
         examples="boardai models compact full.npz models/2048-ntuple.npz",
         description=(
             "Write the compact form of a 2048 n-tuple network (boardai train ntuple): each\n"
-            "table's weights as int16 times its own scale, stored sparse, with the metadata and\n"
-            "no training state (TC accumulators and restart pools, which resuming then starts\n"
-            "afresh). It prints the size and sha256 for the manifest."
+            "block of 4,096 weights as int16 times its own scale, stored sparse, with the\n"
+            "metadata and no training state (TC accumulators and restart pools, which\n"
+            "resuming then starts afresh). It prints the size and sha256 for the manifest."
         ),
     )
     p.add_argument("src", help="the full-precision model file")

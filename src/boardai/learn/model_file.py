@@ -8,13 +8,12 @@ training options, rng and schedule state). Untouched weights are zeros, which co
 almost nothing.
 
 A compact file (format version 2, :func:`compact_model`) keeps no training state, and its
-weights quantised: each table (a pattern in a stage) as int16 times its own scale (its largest
+weights quantised: each block of 4,096 as int16 times the block's own scale (its largest
 weight / 32767, so a weight moves by at most half a step), stored sparse: a bitmap of the
-non-zero weights and their values. That is under 40% of full precision's size, and it plays the
-same move but for one in 2,000 (docs/tour/models.md has the measurement). float16 was tried and
-dropped: its relative error (1/2048) moves large weights by whole units, and it changed six
-times as many moves. Loading gives float32 weights either way, so a compact file plays and
-resumes training like any other.
+non-zero weights and their values. That is under half of full precision's size, and it plays
+the same move but for one in 4,000 (docs/tour/models.md has the measurement; a scale per table
+changed twice as many moves, float16 ten times as many). Loading gives float32 weights either
+way, so a compact file plays and resumes training like any other.
 
 >>> import tempfile, pathlib
 >>> from boardai.learn.ntuple import NTupleNetwork
@@ -46,9 +45,12 @@ from boardai.learn.patterns import pattern_names
 FORMAT = "boardai-ntuple"
 #: The newest format this module reads: 1 full precision, 2 compact (float16 weights).
 FORMAT_VERSION = 2
-#: Weight encodings: full precision, or int16 per table, sparse (the compact format).
+#: Weight encodings: full precision, or int16 per block, sparse (the compact format).
 PRECISIONS = ("float32", "int16")
+#: Weights per scale in the compact format.
+BLOCK = 4096
 _I16_TOP = 32767
+_CHUNK = 1 << 22  # weights per step of compacting and loading (a multiple of BLOCK and 8)
 
 
 def save_model(
@@ -66,11 +68,12 @@ def save_model(
     if precision not in PRECISIONS:
         raise UsageError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
     record = dict(meta or {})
-    record.pop("weights_encoding", None)
+    for key in ("weights_encoding", "weights_block"):
+        record.pop(key, None)
     weights: dict[str, np.ndarray] = {"weights": network.weights}
     if precision == "int16":
-        weights = _quantise(network)
-        record["weights_encoding"] = "int16-sparse"
+        weights = _quantise(network.weights)
+        record.update(weights_encoding="int16-sparse", weights_block=BLOCK)
     record.update(
         format=FORMAT,
         format_version=2 if precision == "int16" else 1,
@@ -86,30 +89,27 @@ def save_model(
         np.savez_compressed(f, meta=meta_bytes, **arrays)
 
 
-def _tables(network: NTupleNetwork) -> Iterator[slice]:
-    """The slices of the flat weights that hold one table each, stage by stage."""
-    size = int(network.offsets[-1])
-    for s in range(network.n_stages):
-        for p in range(len(network.patterns)):
-            yield slice(s * size + int(network.offsets[p]), s * size + int(network.offsets[p + 1]))
-
-
-def _quantise(network: NTupleNetwork) -> dict[str, np.ndarray]:
-    """The compact arrays: ``weights_scales`` (one per table), ``weights_mask`` (a bitmap of
-    the non-zero int16 weights) and ``weights_values`` (those weights, in order)."""
-    w = network.weights
-    if not np.isfinite(w).all():
+def _quantise(weights: np.ndarray) -> dict[str, np.ndarray]:
+    """The compact arrays: ``weights_scales`` (one per block of :data:`BLOCK` weights: the
+    block's largest absolute weight / 32767), ``weights_mask`` (a bitmap of the weights that are
+    not zero as int16) and ``weights_values`` (those int16 weights, in order)."""
+    if not np.isfinite(weights).all():
         raise UsageError("the network has weights that are not finite numbers")
-    q = np.zeros(w.shape, np.int16)
-    scales = []
-    for t in _tables(network):
-        top = float(np.abs(w[t]).max()) if w[t].size else 0.0
-        scale = np.float32(top / _I16_TOP if top > 0 else 1.0)
-        q[t] = np.rint(w[t] / scale)
-        scales.append(scale)
+    n = weights.size
+    scales = np.ones(-(-n // BLOCK), np.float32)
+    q = np.zeros(n, np.int16)
+    for start in range(0, n, _CHUNK):  # a chunk at a time: big networks need no big copies
+        part = weights[start : start + _CHUNK]
+        k = -(-part.size // BLOCK)
+        blocks = np.zeros((k, BLOCK), np.float32)
+        blocks.reshape(-1)[: part.size] = part
+        top = np.abs(blocks).max(axis=1)
+        scale = np.where(top > 0, top / _I16_TOP, 1.0).astype(np.float32)
+        q[start : start + part.size] = np.rint(blocks / scale[:, None]).reshape(-1)[: part.size]
+        scales[start // BLOCK : start // BLOCK + k] = scale
     nonzero = q != 0
     return {
-        "weights_scales": np.array(scales, np.float32),
+        "weights_scales": scales,
         "weights_mask": np.packbits(nonzero),
         "weights_values": q[nonzero],
     }
@@ -177,21 +177,28 @@ def _weights(z: Any, meta: dict[str, Any], patterns: Any, stages: Any) -> np.nda
         return z["weights"]
     if encoding != "int16-sparse":
         raise ValueError(f"unknown weight encoding {encoding!r}")
-    shape = NTupleNetwork(patterns, stages)  # the layout; weights all zero
-    w = shape.weights
+    block = meta.get("weights_block")
+    if not isinstance(block, int) or block <= 0 or _CHUNK % block:
+        raise ValueError(f"bad weights_block {block!r}")
+    w = NTupleNetwork(patterns, stages).weights  # the layout, all zeros
     scales, mask, values = z["weights_scales"], z["weights_mask"], z["weights_values"]
-    nonzero = np.unpackbits(mask, count=w.size).view(bool)
-    if values.dtype != np.int16 or values.size != np.count_nonzero(nonzero):
-        raise ValueError("the int16 weights do not fit their bitmap")
-    tables = list(_tables(shape))
-    if scales.shape != (len(tables),):
-        raise ValueError(f"{scales.size} scales for {len(tables)} tables")
-    start = 0
-    for t, scale in zip(tables, scales, strict=True):
-        where = nonzero[t]
+    if scales.shape != (-(-w.size // block),) or mask.shape != (-(-w.size // 8),):
+        raise ValueError("the scales or the bitmap do not fit the patterns")
+    if values.dtype != np.int16:
+        raise ValueError(f"the weights are {values.dtype}, not int16")
+    taken = 0
+    for start in range(0, w.size, _CHUNK):
+        part = w[start : start + _CHUNK]
+        where = np.unpackbits(mask[start // 8 : (start + part.size + 7) // 8], count=part.size)
+        where = where.view(bool)
         n = int(np.count_nonzero(where))
-        w[t][where] = values[start : start + n].astype(np.float32) * scale
-        start += n
+        if taken + n > values.size:
+            raise ValueError("the int16 weights do not fit their bitmap")
+        scale = np.repeat(scales[start // block : -(-(start + part.size) // block)], block)
+        part[where] = values[taken : taken + n] * scale[: part.size][where]
+        taken += n
+    if taken != values.size:
+        raise ValueError("the int16 weights do not fit their bitmap")
     return w
 
 
