@@ -124,18 +124,24 @@ def compact_model(
     Returns:
         the metadata written, and the largest absolute change of a weight.
     """
-    network, meta, extra = load_model(src)
+    network, meta, _ = load_model(src, with_extra=False)  # TC tables can be gigabytes
+    with _open(src) as z:
+        dropped = sorted(k[len("extra_") :] for k in z.files if k.startswith("extra_"))
     full = network.weights
     meta = dict(meta)
     meta["compacted"] = {
         "from_format_version": meta.get("format_version", 1),
-        "dropped": sorted(extra),
+        "dropped": dropped,
         "note": "training state (TC accumulators, restart pools) is not kept; "
         "resuming starts it afresh",
     }
     save_model(dst, network, meta, precision="int16")
     back, written, _ = load_model(dst)
-    return written, float(np.abs(back.weights - full).max()) if full.size else 0.0
+    change = 0.0
+    for start in range(0, full.size, _CHUNK):
+        part = slice(start, start + _CHUNK)
+        change = max(change, float(np.abs(back.weights[part] - full[part]).max()))
+    return written, change
 
 
 def read_meta(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -145,9 +151,9 @@ def read_meta(path: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 def load_model(
-    path: str | os.PathLike[str],
+    path: str | os.PathLike[str], with_extra: bool = True
 ) -> tuple[NTupleNetwork, dict[str, Any], dict[str, np.ndarray]]:
-    """Read a model file: (network, metadata, extra arrays).
+    """Read a model file: (network, metadata, extra arrays; none unless ``with_extra``).
 
     Raises:
         ModelFileError: the file is missing, truncated, not an n-tuple model, or inconsistent.
@@ -160,7 +166,8 @@ def load_model(
             raise ModelFileError(path, f"inconsistent model file: bad patterns {e}") from None
         try:
             weights = _weights(z, meta, patterns, meta.get("stages", []))
-            extra = {k[len("extra_") :]: z[k] for k in z.files if k.startswith("extra_")}
+            names = [k for k in z.files if k.startswith("extra_")] if with_extra else []
+            extra = {k[len("extra_") :]: z[k] for k in names}
         except (KeyError, ValueError, OSError, EOFError, zipfile.BadZipFile) as e:
             raise ModelFileError(path, f"damaged model file ({type(e).__name__}: {e})") from None
     try:
