@@ -8,7 +8,7 @@ import zipfile
 import numpy as np
 import pytest
 
-from boardai.errors import ModelFileError
+from boardai.errors import ModelFileError, UsageError
 from boardai.learn.model_file import load_model, read_meta, save_model
 from boardai.learn.ntuple import NTupleNetwork
 
@@ -71,3 +71,84 @@ def test_inconsistent_weights(tmp_path) -> None:
             np.save(f, np.zeros(5, np.float32))
     with pytest.raises(ModelFileError, match=r"bad\.npz"):
         load_model(bad)
+
+
+def _trained(tmp_path, tc: bool = False):
+    from boardai.g2048.train.trainer import TrainConfig, Trainer
+
+    t = Trainer(TrainConfig(patterns="0123,4567", stages=((11,),), tc=tc, alpha=1.0 if tc else 0.1))
+    t.train(30)
+    path = tmp_path / "full.npz"
+    t.save(path)
+    return t, path
+
+
+def test_compact_round_trip(tmp_path) -> None:
+    from boardai.learn.model_file import compact_model
+
+    trainer, full = _trained(tmp_path)
+    _, err = compact_model(full, tmp_path / "c.npz")
+    net, meta2, extra = load_model(tmp_path / "c.npz")
+    assert meta2["format_version"] == 2 and meta2["weights_encoding"] == "int16-sparse"
+    assert meta2["episodes"] == 30 and meta2["compacted"]["dropped"] == ["pool", "pool_state"]
+    assert extra == {} and net.stages == trainer.network.stages
+    w = trainer.network.weights
+    step = max(float(np.abs(w).max()), 1e-30) / 32767
+    assert err <= step and float(np.abs(net.weights - w).max()) == err
+    assert net.weights.dtype == np.float32 and not net.weights[w == 0].any()
+    assert (np.abs(w[net.weights == 0]) <= step / 2).all()  # only tiny weights drop to zero
+    plain = NTupleNetwork.create("0123")  # all zeros: scale 1, nothing stored
+    save_model(tmp_path / "z.npz", plain, {}, precision="int16")
+    assert not load_model(tmp_path / "z.npz")[0].weights.any()
+
+
+def test_compact_error_is_half_a_step_per_block(tmp_path) -> None:
+    """Across chunk boundaries, and for a last block cut short: every weight moves by at most
+    half its block's step (and float32's rounding), and zeros stay zeros."""
+    from boardai.learn.model_file import BLOCK
+
+    net = NTupleNetwork.create("012345,0123,45")  # 16^6 + 16^4 + 16^2: several chunks, a stub
+    rng = np.random.default_rng(5)
+    hit = rng.choice(net.weights.size, 200_000, replace=False)
+    net.weights[hit] = rng.standard_normal(hit.size).astype(np.float32) * 10.0 ** rng.integers(
+        -3, 4, hit.size
+    )
+    save_model(tmp_path / "c.npz", net, {}, precision="int16")
+    back = load_model(tmp_path / "c.npz")[0].weights
+    w = net.weights
+    pad = -w.size % BLOCK
+    step = np.abs(np.concatenate([w, np.zeros(pad, np.float32)])).reshape(-1, BLOCK).max(axis=1)
+    bound = np.repeat(step / 32767, BLOCK)[: w.size] / 2 + np.abs(w) * 1e-6  # + float32 rounding
+    assert (np.abs(back - w) <= bound).all() and not back[w == 0].any()
+
+
+def test_compact_damaged(tmp_path) -> None:
+    from boardai.learn.model_file import compact_model
+
+    _, full = _trained(tmp_path)
+    compact_model(full, tmp_path / "c.npz")
+    with np.load(tmp_path / "c.npz") as z:
+        arrays = {k: z[k] for k in z.files}
+    arrays["weights_values"] = arrays["weights_values"][:-1]
+    np.savez(tmp_path / "bad.npz", **arrays)
+    with pytest.raises(ModelFileError, match=r"bad\.npz: damaged model file.*bitmap"):
+        load_model(tmp_path / "bad.npz")
+    with pytest.raises(UsageError, match="precision"):
+        save_model(tmp_path / "x.npz", _net(), {}, precision="float8")
+
+
+def test_compact_resumes_weights_only(tmp_path) -> None:
+    from boardai.g2048.train.trainer import Trainer
+    from boardai.learn.model_file import compact_model
+
+    _, full = _trained(tmp_path, tc=True)
+    compact_model(full, tmp_path / "c.npz")
+    resumed = Trainer.load(tmp_path / "c.npz")
+    assert resumed.episodes == 30 and resumed.config.tc
+    assert not resumed.tc[0].any() and not resumed.tc[1].any()  # TC starts afresh
+    resumed.train(5)
+    resumed.save(tmp_path / "again.npz")  # a resumed compact model saves at full precision
+    meta = read_meta(tmp_path / "again.npz")
+    assert meta["format_version"] == 1 and "weights_encoding" not in meta
+    with zipfile.ZipFile(tmp_path / "again.npz") as z:
+        assert "extra_tc_e.npy" in z.namelist()

@@ -23,6 +23,7 @@ GROUPS = {
     "bench": "measure speed (engine, search, ...)",
     "othello": "Othello: play, matches, tournaments, GTP",
     "perft": "count the positions a move generator reaches (a correctness and speed check)",
+    "models": "the trained players boardai ships: list, show, verify, fetch, compact",
 }
 
 _FORMATTER = argparse.RawDescriptionHelpFormatter
@@ -50,6 +51,11 @@ class App:
             p.set_defaults(func=lambda args, p=p: _print_help(p))
             self._groups[name] = p.add_subparsers(dest=f"{name}_command", metavar="COMMAND")
         return self._groups[name]
+
+    def group(self, name: str) -> argparse.ArgumentParser:
+        """The parser of command group ``name``, e.g. to run a command when none is given."""
+        self._group(name)
+        return self._root.choices[name]
 
     def command(
         self, path: str, help: str, examples: str = "", description: str | None = None

@@ -13,6 +13,7 @@ boardai train ntuple --patterns 4x6 --episodes 100000 --out model.npz
 boardai train ntuple --patterns seed004 --episodes 69000 --out s4.npz --csv s4.csv --plot s4.png
 boardai train ntuple --patterns 0123,4567 --episodes 2000 --out tiny.npz --report-every 500
 boardai train ntuple --resume model.npz --episodes 200000 --out model.npz
+boardai train ntuple --resume 2048-ntuple --alpha 0.01 --episodes 3000000 --out more.npz
 boardai train ntuple --patterns 4x6 --tc --alpha 1.0 --stages 14 --restart 0.5 --out tc.npz
 boardai train ntuple --patterns 4x6 --stages 14,14+13 --out staged.npz
 boardai train ntuple --resume m.npz --stages 14,14+13 --restart 0.8 --restart-at 14 --out late.npz
@@ -23,6 +24,7 @@ BENCH_EXAMPLES = """
 boardai bench ntuple --patterns 4x6 --episodes 2000
 boardai bench ntuple --model model.npz --episodes 300 --games 1000
 boardai bench ntuple --model model.npz --episodes 0 --games 20 --depth 2
+boardai bench ntuple --model 2048-ntuple --episodes 0 --games 1000 --seed 2024
 """
 
 
@@ -71,9 +73,11 @@ def register(app: Any) -> None:
     p.add_argument(
         "--resume",
         metavar="MODEL",
-        help="continue a saved run; its patterns, stages and seed stay (--stages splits a "
-        "one-stage network, every stage starting from its weights), and options of the "
-        "learning rule given here (alpha, schedule, method, lambda, tc, restarts) override",
+        help="continue a saved run, or a shipped model by name (boardai models); its patterns, "
+        "stages and seed stay (--stages splits a one-stage network, every stage starting from "
+        "its weights), and options of the learning rule given here (alpha, schedule, method, "
+        "lambda, tc, restarts) override. A compact (shipped) model keeps weights, episode count "
+        "and options only: its TC accumulators and restart pools start afresh",
     )
     p.add_argument(
         "--add-patterns",
@@ -191,7 +195,9 @@ def register(app: Any) -> None:
     )
     b.add_argument("--patterns", default="4x6", help="patterns of a fresh network (default: 4x6)")
     b.add_argument(
-        "--model", help="start from this model (realistic, filled tables) and play --games with it"
+        "--model",
+        help="start from this model (a file or a shipped model's name; realistic, filled "
+        "tables) and play --games with it",
     )
     b.add_argument(
         "--episodes",
@@ -276,7 +282,16 @@ def run(args: argparse.Namespace) -> int:
 
     out = console()
     if args.resume:
-        trainer = Trainer.load(args.resume)
+        from boardai.learn.model_file import read_meta
+        from boardai.learn.store import resolve
+
+        path = resolve(args.resume, "2048", "ntuple")
+        trainer = Trainer.load(path)
+        if "compacted" in read_meta(path):
+            out.print(
+                f"{args.resume} is a compact model: weights, episodes and options resume; its "
+                "TC accumulators and restart pools (not kept) start afresh"
+            )
         changes = {k: v for k, v in _given(args).items() if v != getattr(trainer.config, k)}
         if changes:
             try:
@@ -401,7 +416,9 @@ def bench(args: argparse.Namespace) -> int:
 
     out = console()
     if args.model:
-        base = Trainer.load(args.model)
+        from boardai.learn.store import resolve
+
+        base = Trainer.load(resolve(args.model, "2048", "ntuple"))
         base.config.seed = args.seed
     else:
         base = Trainer(TrainConfig(patterns=args.patterns, seed=args.seed))

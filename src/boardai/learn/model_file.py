@@ -7,6 +7,14 @@ such as ``[14, 13]``) and the boardai version; callers add what they need (rules
 training options, rng and schedule state). Untouched weights are zeros, which compress to
 almost nothing.
 
+A compact file (format version 2, :func:`compact_model`) keeps no training state, and its
+weights quantised: each block of 4,096 as int16 times the block's own scale (its largest
+weight / 32767, so a weight moves by at most half a step), stored sparse: a bitmap of the
+non-zero weights and their values. That is under half of full precision's size, and it plays
+the same move but for one in 4,000 (docs/tour/models.md has the measurement; a scale per table
+changed twice as many moves, float16 ten times as many). Loading gives float32 weights either
+way, so a compact file plays and resumes training like any other.
+
 >>> import tempfile, pathlib
 >>> from boardai.learn.ntuple import NTupleNetwork
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "m.npz"
@@ -35,7 +43,14 @@ from boardai.learn.ntuple import NTupleNetwork, stages_to_json
 from boardai.learn.patterns import pattern_names
 
 FORMAT = "boardai-ntuple"
-FORMAT_VERSION = 1
+#: The newest format this module reads: 1 full precision, 2 compact (float16 weights).
+FORMAT_VERSION = 2
+#: Weight encodings: full precision, or int16 per block, sparse (the compact format).
+PRECISIONS = ("float32", "int16")
+#: Weights per scale in the compact format.
+BLOCK = 4096
+_I16_TOP = 32767
+_CHUNK = 1 << 22  # weights per step of compacting and loading (a multiple of BLOCK and 8)
 
 
 def save_model(
@@ -43,21 +58,90 @@ def save_model(
     network: NTupleNetwork,
     meta: dict[str, Any] | None = None,
     extra: dict[str, np.ndarray] | None = None,
+    precision: str = "float32",
 ) -> None:
-    """Write ``network`` (+ ``meta`` JSON and ``extra`` arrays) to ``path`` atomically."""
+    """Write ``network`` (+ ``meta`` JSON and ``extra`` arrays) to ``path`` atomically.
+
+    ``precision="int16"`` writes the compact format (version 2); float32 writes version 1,
+    which every boardai reads.
+    """
+    if precision not in PRECISIONS:
+        raise UsageError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
     record = dict(meta or {})
+    for key in ("weights_encoding", "weights_block"):
+        record.pop(key, None)
+    weights: dict[str, np.ndarray] = {"weights": network.weights}
+    if precision == "int16":
+        weights = _quantise(network.weights)
+        record.update(weights_encoding="int16-sparse", weights_block=BLOCK)
     record.update(
         format=FORMAT,
-        format_version=FORMAT_VERSION,
+        format_version=2 if precision == "int16" else 1,
         boardai_version=__version__,
         patterns=pattern_names(network.patterns),
         index_order="first cell lowest",
         stages=stages_to_json(network.stages),
     )
     arrays: dict[str, Any] = {f"extra_{k}": np.asarray(v) for k, v in (extra or {}).items()}
+    arrays.update(weights)
     meta_bytes = np.frombuffer(json.dumps(record).encode("utf-8"), np.uint8)
     with atomic_write(path, "wb") as f:
-        np.savez_compressed(f, meta=meta_bytes, weights=network.weights, **arrays)
+        np.savez_compressed(f, meta=meta_bytes, **arrays)
+
+
+def _quantise(weights: np.ndarray) -> dict[str, np.ndarray]:
+    """The compact arrays: ``weights_scales`` (one per block of :data:`BLOCK` weights: the
+    block's largest absolute weight / 32767), ``weights_mask`` (a bitmap of the weights that are
+    not zero as int16) and ``weights_values`` (those int16 weights, in order)."""
+    if not np.isfinite(weights).all():
+        raise UsageError("the network has weights that are not finite numbers")
+    n = weights.size
+    scales = np.ones(-(-n // BLOCK), np.float32)
+    q = np.zeros(n, np.int16)
+    for start in range(0, n, _CHUNK):  # a chunk at a time: big networks need no big copies
+        part = weights[start : start + _CHUNK]
+        k = -(-part.size // BLOCK)
+        blocks = np.zeros((k, BLOCK), np.float32)
+        blocks.reshape(-1)[: part.size] = part
+        top = np.abs(blocks).max(axis=1)
+        scale = np.where(top > 0, top / _I16_TOP, 1.0).astype(np.float32)
+        q[start : start + part.size] = np.rint(blocks / scale[:, None]).reshape(-1)[: part.size]
+        scales[start // BLOCK : start // BLOCK + k] = scale
+    nonzero = q != 0
+    return {
+        "weights_scales": scales,
+        "weights_mask": np.packbits(nonzero),
+        "weights_values": q[nonzero],
+    }
+
+
+def compact_model(
+    src: str | os.PathLike[str], dst: str | os.PathLike[str]
+) -> tuple[dict[str, Any], float]:
+    """Write the compact form of model ``src`` to ``dst``: int16 weights, the metadata
+    (training options, episodes), no training state (TC accumulators, restart pools).
+
+    Returns:
+        the metadata written, and the largest absolute change of a weight.
+    """
+    network, meta, _ = load_model(src, with_extra=False)  # TC tables can be gigabytes
+    with _open(src) as z:
+        dropped = sorted(k[len("extra_") :] for k in z.files if k.startswith("extra_"))
+    full = network.weights
+    meta = dict(meta)
+    meta["compacted"] = {
+        "from_format_version": meta.get("format_version", 1),
+        "dropped": dropped,
+        "note": "training state (TC accumulators, restart pools) is not kept; "
+        "resuming starts it afresh",
+    }
+    save_model(dst, network, meta, precision="int16")
+    back, written, _ = load_model(dst)
+    change = 0.0
+    for start in range(0, full.size, _CHUNK):
+        part = slice(start, start + _CHUNK)
+        change = max(change, float(np.abs(back.weights[part] - full[part]).max()))
+    return written, change
 
 
 def read_meta(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -67,9 +151,9 @@ def read_meta(path: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 def load_model(
-    path: str | os.PathLike[str],
+    path: str | os.PathLike[str], with_extra: bool = True
 ) -> tuple[NTupleNetwork, dict[str, Any], dict[str, np.ndarray]]:
-    """Read a model file: (network, metadata, extra arrays).
+    """Read a model file: (network, metadata, extra arrays; none unless ``with_extra``).
 
     Raises:
         ModelFileError: the file is missing, truncated, not an n-tuple model, or inconsistent.
@@ -77,16 +161,52 @@ def load_model(
     with _open(path) as z:
         meta = _meta(z, path)
         try:
-            weights = z["weights"]
-            extra = {k[len("extra_") :]: z[k] for k in z.files if k.startswith("extra_")}
+            patterns = [tuple(int(ch, 16) for ch in p) for p in meta["patterns"]]
+        except (KeyError, TypeError, ValueError) as e:
+            raise ModelFileError(path, f"inconsistent model file: bad patterns {e}") from None
+        try:
+            weights = _weights(z, meta, patterns, meta.get("stages", []))
+            names = [k for k in z.files if k.startswith("extra_")] if with_extra else []
+            extra = {k[len("extra_") :]: z[k] for k in names}
         except (KeyError, ValueError, OSError, EOFError, zipfile.BadZipFile) as e:
             raise ModelFileError(path, f"damaged model file ({type(e).__name__}: {e})") from None
     try:
-        patterns = [tuple(int(ch, 16) for ch in p) for p in meta["patterns"]]
         network = NTupleNetwork(patterns, meta.get("stages", []), weights)
     except (KeyError, TypeError, ValueError, UsageError) as e:
         raise ModelFileError(path, f"inconsistent model file: {e}") from None
     return network, meta, extra
+
+
+def _weights(z: Any, meta: dict[str, Any], patterns: Any, stages: Any) -> np.ndarray:
+    """float32 weights from the stored arrays (version 2: int16-sparse, see :func:`_quantise`)."""
+    encoding = meta.get("weights_encoding", "float32")
+    if encoding == "float32":
+        return z["weights"]
+    if encoding != "int16-sparse":
+        raise ValueError(f"unknown weight encoding {encoding!r}")
+    block = meta.get("weights_block")
+    if not isinstance(block, int) or block <= 0 or _CHUNK % block:
+        raise ValueError(f"bad weights_block {block!r}")
+    w = NTupleNetwork(patterns, stages).weights  # the layout, all zeros
+    scales, mask, values = z["weights_scales"], z["weights_mask"], z["weights_values"]
+    if scales.shape != (-(-w.size // block),) or mask.shape != (-(-w.size // 8),):
+        raise ValueError("the scales or the bitmap do not fit the patterns")
+    if values.dtype != np.int16:
+        raise ValueError(f"the weights are {values.dtype}, not int16")
+    taken = 0
+    for start in range(0, w.size, _CHUNK):
+        part = w[start : start + _CHUNK]
+        where = np.unpackbits(mask[start // 8 : (start + part.size + 7) // 8], count=part.size)
+        where = where.view(bool)
+        n = int(np.count_nonzero(where))
+        if taken + n > values.size:
+            raise ValueError("the int16 weights do not fit their bitmap")
+        scale = np.repeat(scales[start // block : -(-(start + part.size) // block)], block)
+        part[where] = values[taken : taken + n] * scale[: part.size][where]
+        taken += n
+    if taken != values.size:
+        raise ValueError("the int16 weights do not fit their bitmap")
+    return w
 
 
 @contextlib.contextmanager

@@ -125,6 +125,8 @@ def make_dqn(opts: DQNOptions, seed: int | None) -> DQNAgent:
     from boardai.g2048.train.dqn import load_qnet
 
     torch.set_num_threads(opts.threads)
-    net, meta = load_qnet(opts.model, opts.device)
+    from boardai.learn.store import resolve
+
+    net, meta = load_qnet(resolve(opts.model, "2048", "dqn"), opts.device)
     spec = f"dqn:model={opts.model}" + (",lookahead=1" if opts.lookahead else "")
     return DQNAgent(net, meta, opts.lookahead, name=spec, device=opts.device)

@@ -3,6 +3,8 @@
 ``ntuple:model=m.npz`` plays greedily by ``r + V(afterstate)`` (1-ply, in compiled code, exact
 for every tile); ``ntuple:model=m.npz,depth=2`` (or 3) runs the expectimax search of
 :mod:`boardai.g2048.search` with the network as its leaf evaluation (``reward_weight=1``).
+``model=`` also takes a shipped model's name (``boardai models``); left out, it is the first
+shipped 2048 n-tuple model.
 
 >>> import tempfile, pathlib
 >>> from boardai.g2048 import Game
@@ -35,7 +37,8 @@ class NTupleOptions:
     """Options of ``ntuple``.
 
     Attributes:
-        model: the model file written by ``boardai train ntuple``.
+        model: a model file written by ``boardai train ntuple``, or a shipped model's name
+            (``boardai models``); left out: the first shipped 2048 n-tuple model.
         depth: 1 plays by ``r + V(afterstate)``; 2..4 searches that many max layers by
             expectimax with the network at the leaves.
         prob_cut: the search evaluates, rather than expands, chance nodes reached with a lower
@@ -56,8 +59,6 @@ class NTupleOptions:
     downgrade: int | None = None
 
     def __post_init__(self) -> None:
-        if not self.model:
-            raise ValueError("option model=FILE is required (a model from 'boardai train ntuple')")
         if not 1 <= self.depth <= 4:
             raise ValueError(f"depth must be in 1..4, got {self.depth}")
         if not 0.0 <= self.prob_cut < 1.0:
@@ -82,8 +83,9 @@ def _load(path: str, mtime: float) -> tuple[Any, int]:
 
 def _loaded(path: str | os.PathLike[str]) -> tuple[Any, int]:
     from boardai.errors import ModelFileError
+    from boardai.learn import store
 
-    p = os.fspath(path)
+    p = os.fspath(store.resolve(os.fspath(path), "2048", "ntuple"))
     try:
         mtime = os.path.getmtime(p)
     except OSError:
@@ -92,7 +94,8 @@ def _loaded(path: str | os.PathLike[str]) -> tuple[Any, int]:
 
 
 def load_network(path: str | os.PathLike[str]) -> Any:
-    """The :class:`~boardai.learn.ntuple.NTupleNetwork` of a model file (cached per process)."""
+    """The :class:`~boardai.learn.ntuple.NTupleNetwork` of a model file or shipped model name
+    (cached per process)."""
     return _loaded(path)[0]
 
 
@@ -135,9 +138,12 @@ class NTupleAgent:
 def make_ntuple(opts: NTupleOptions, seed: int | None) -> Any:
     """A trained n-tuple network: 1-ply greedy, or expectimax with depth=2..4; downgrade=16384
     values late boards as earlier ones."""
-    network, trained_downgrade = _loaded(opts.model)
+    from boardai.learn import store
+
+    model, path = store.resolve_default(opts.model, "2048", "ntuple", "boardai train ntuple")
+    network, trained_downgrade = _loaded(path)
     tile = trained_downgrade if opts.downgrade is None else opts.downgrade
-    spec = f"ntuple:model={opts.model}" + (f",depth={opts.depth}" if opts.depth > 1 else "")
+    spec = f"ntuple:model={model}" + (f",depth={opts.depth}" if opts.depth > 1 else "")
     if tile:
         spec += f",downgrade={tile}"
     elif opts.depth == 1:

@@ -138,7 +138,11 @@ class Trainer:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Trainer:
-        """Resume a run saved by :meth:`save` (raises ModelFileError for a foreign file)."""
+        """Resume a run saved by :meth:`save` (raises ModelFileError for a foreign file).
+
+        A compact file (``boardai models compact``) resumes from its weights, episode count and
+        options; the state it does not keep (TC accumulators, restart pools) starts afresh.
+        """
         from boardai.errors import ModelFileError
 
         network, meta, extra = load_model(path)
@@ -148,7 +152,13 @@ class Trainer:
             config = TrainConfig.from_dict(meta["config"])
         except (TypeError, ValueError) as e:
             raise ModelFileError(path, f"bad training options: {e}") from None
-        if config.tc and ("tc_e" not in extra or extra["tc_e"].shape != network.weights.shape):
+        weights_only = "compacted" in meta and "tc_e" not in extra  # TC starts afresh
+        tc_state = extra.get("tc_e")
+        if (
+            config.tc
+            and not weights_only
+            and getattr(tc_state, "shape", None) != (network.weights.shape)
+        ):
             raise ModelFileError(path, "temporal coherence state is missing or the wrong size")
         return cls(
             config,

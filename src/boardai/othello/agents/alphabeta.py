@@ -25,8 +25,9 @@ class AlphaBetaOptions:
         time: seconds per move (0: no limit); the search stops deepening when it runs out.
         endgame: solve exactly with this many empty squares or fewer (0: never).
         eval: leaf evaluation: ``wpc``, ``classic`` (mobility, corners, X-squares) or
-            ``ntuple`` (a learned network; needs ``model``).
-        model: n-tuple model file for ``eval=ntuple``.
+            ``ntuple`` (a learned network, see ``model``).
+        model: n-tuple model file or shipped model name for ``eval=ntuple`` (left out: the
+            first shipped Othello n-tuple model).
         tt: the transposition table holds 2**tt entries.
     """
 
@@ -46,8 +47,6 @@ class AlphaBetaOptions:
             raise ValueError(f"endgame must be in 0..24, got {self.endgame}")
         if not 10 <= self.tt <= 26:
             raise ValueError(f"tt must be in 10..26, got {self.tt}")
-        if self.eval == "ntuple" and not self.model:
-            raise ValueError("eval=ntuple needs model=FILE")
 
 
 class AlphaBetaAgent:
@@ -58,9 +57,13 @@ class AlphaBetaAgent:
         self.opts = opts
         network = None
         if opts.eval == "ntuple":
+            from boardai.learn import store
             from boardai.othello.ntuple_file import load_network
 
-            network = load_network(opts.model).data()  # type: ignore[arg-type]
+            _, path = store.resolve_default(
+                opts.model or "", "othello", "othello-ntuple", "boardai train othello-ntuple"
+            )
+            network = load_network(path).data()
         self.searcher = S.Searcher(EVALS[opts.eval], network, opts.tt)
         self.last: S.SearchResult | None = None
 

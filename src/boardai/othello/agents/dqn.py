@@ -15,7 +15,8 @@ class DQNOptions:
     """Options of ``dqn``.
 
     Attributes:
-        model: the checkpoint written by ``boardai train othello-dqn`` (required).
+        model: the checkpoint written by ``boardai train othello-dqn``, or a shipped model's
+            name (``boardai models``); required.
     """
 
     model: str = ""
@@ -63,4 +64,8 @@ class DQNAgent:
 @REGISTRY.register("dqn", DQNOptions, public={"model": shipped_model("othello", "othello-dqn")})
 def make_dqn(opts: DQNOptions, seed: int | None) -> DQNAgent:
     """A self-play DQN network (seed 002), greedy over legal moves."""
-    return DQNAgent(opts.model)
+    from boardai.learn.store import resolve
+
+    return DQNAgent(
+        str(resolve(opts.model, "othello", "othello-dqn")), name=f"dqn:model={opts.model}"
+    )

@@ -18,7 +18,8 @@ class NTupleOptions:
     """Options of ``ntuple``.
 
     Attributes:
-        model: the model file (required).
+        model: a model file (``boardai train othello-ntuple``) or a shipped model's name
+            (``boardai models``); left out: the first shipped Othello n-tuple model.
         depth: 1 plays the move the network likes best; more searches with alpha-beta.
         time: seconds per move for the search (0: no limit).
         endgame: with depth > 1, solve exactly with this many empties or fewer.
@@ -30,10 +31,6 @@ class NTupleOptions:
     endgame: int = 0
 
     def __post_init__(self) -> None:
-        if not self.model:
-            raise ValueError(
-                "ntuple needs model=FILE (train one with boardai train othello-ntuple)"
-            )
         if not 1 <= self.depth <= 60:
             raise ValueError(f"depth must be in 1..60, got {self.depth}")
 
@@ -76,12 +73,17 @@ class NTupleAgent:
 )
 def make_ntuple(opts: NTupleOptions, seed: int | None) -> object:
     """A learned n-tuple network, 1-ply or inside alpha-beta (depth > 1)."""
+    from boardai.learn import store
+
+    model, path = store.resolve_default(
+        opts.model, "othello", "othello-ntuple", "boardai train othello-ntuple"
+    )
     if opts.depth == 1:
-        return NTupleAgent(opts.model)
+        return NTupleAgent(str(path), name=f"ntuple:model={model}")
     from boardai.othello.agents.alphabeta import AlphaBetaAgent, AlphaBetaOptions
 
     return AlphaBetaAgent(
         AlphaBetaOptions(
-            depth=opts.depth, time=opts.time, endgame=opts.endgame, eval="ntuple", model=opts.model
+            depth=opts.depth, time=opts.time, endgame=opts.endgame, eval="ntuple", model=str(path)
         )
     )

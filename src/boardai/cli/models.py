@@ -1,0 +1,269 @@
+"""``boardai models``: the trained players boardai ships (the model store,
+:mod:`boardai.learn.store`): list, show a card, verify, path, fetch, and compact a network."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+EXAMPLES = """
+boardai models
+boardai models list --game 2048
+boardai models show 2048-ntuple
+boardai models verify
+boardai models path 2048-ntuple
+boardai models fetch 2048-ntuple
+boardai models compact full.npz models/2048-ntuple.npz
+boardai watch --agent ntuple:model=2048-ntuple
+"""
+
+
+def register(app: Any) -> None:
+    group = app.group("models")
+    group.set_defaults(func=run_list, game=None, kind=None)  # boardai models: the list
+    group.formatter_class = argparse.RawDescriptionHelpFormatter
+    group.epilog = "examples:\n" + "\n".join(f"  {c}" for c in EXAMPLES.strip().splitlines())
+
+    p = app.command("models list", help="the shipped models: game, kind, size, strength")
+    p.add_argument("--game", choices=["2048", "othello"], help="only this game's models")
+    p.add_argument("--kind", help="only models of this kind (ntuple, dqn, othello-ntuple, ...)")
+    p.set_defaults(func=run_list)
+
+    p = app.command(
+        "models show",
+        help="a model's card: file, checksum, how it was trained, how strong it measured",
+        examples="boardai models show 2048-ntuple",
+    )
+    p.add_argument("name", help="the model's name")
+    p.set_defaults(func=run_show)
+
+    p = app.command(
+        "models verify",
+        help="check the models' files against the manifest's sizes and sha256",
+        examples="boardai models verify\nboardai models verify 2048-ntuple",
+        description=(
+            "Check each model file against the size and sha256 of the manifest. Exit 2, with\n"
+            "one line per bad file, if a file is damaged, or missing where the manifest keeps\n"
+            "the files (a checkout's models/), or missing but named here."
+        ),
+    )
+    p.add_argument("names", nargs="*", metavar="NAME", help="these models (default: all)")
+    p.set_defaults(func=run_verify)
+
+    p = app.command(
+        "models path",
+        help="the local file of a model (verified)",
+        examples="boardai models path 2048-ntuple",
+    )
+    p.add_argument("name", help="the model's name")
+    p.set_defaults(func=run_path)
+
+    p = app.command(
+        "models fetch",
+        help="download models into the user cache, checked against their sha256",
+        examples="boardai models fetch 2048-ntuple\nboardai models fetch 2048-ntuple --force",
+        description=(
+            "Download models into the user cache (installs without the repository's models/),\n"
+            "from the manifest's URL template ($BOARDAI_MODELS_URL overrides it), checking each\n"
+            "against its sha256: a bad download is not kept. A verified copy is kept unless\n"
+            "--force."
+        ),
+    )
+    p.add_argument("names", nargs="+", metavar="NAME", help="the models")
+    p.add_argument("--force", action="store_true", help="download even if a good copy is here")
+    p.add_argument(
+        "--timeout", type=float, default=60.0, help="seconds to wait for the server (default 60)"
+    )
+    p.set_defaults(func=run_fetch)
+
+    p = app.command(
+        "models compact",
+        help="write a 2048 n-tuple network in the compact format (int16, sparse, weights only)",
+        examples="boardai models compact full.npz models/2048-ntuple.npz",
+        description=(
+            "Write the compact form of a 2048 n-tuple network (boardai train ntuple): each\n"
+            "block of 4,096 weights as int16 times its own scale, stored sparse, with the\n"
+            "metadata and no training state (TC accumulators and restart pools, which\n"
+            "resuming then starts afresh). It prints the size and sha256 for the manifest."
+        ),
+    )
+    p.add_argument("src", help="the full-precision model file")
+    p.add_argument("out", help="the compact file to write")
+    p.set_defaults(func=run_compact)
+
+
+def _mb(size: int) -> str:
+    return f"{size / 1e6:,.1f} MB"
+
+
+def _where(e: Any) -> str:
+    from boardai.learn import store
+
+    path = store.local_file(e)
+    if path is None:
+        return "not downloaded"
+    return "cache" if path.parent == store.cache_dir() else "here"
+
+
+def run_list(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    from boardai.cli._common import console
+    from boardai.learn import store
+
+    out = console()
+    found = store.entries(args.game, args.kind)
+    if not found:
+        what = " ".join(x for x in (args.game, args.kind) if x)
+        out.print(f"no {what + ' ' if what else ''}models in {store.manifest().path}")
+        return 0
+    table = Table(title=f"models ({store.manifest().path})")
+    for column in ("name", "game", "kind", "size", "strength", "local file"):
+        table.add_column(column, justify="right" if column == "size" else "left")
+    for e in found:
+        table.add_row(e.name, e.game, e.kind, _mb(e.size), e.strength.result, _where(e))
+    out.print(table)
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    from boardai.cli._common import console
+    from boardai.learn import store
+
+    e = store.entry(args.name)
+    path = store.local_file(e)
+    lines = [
+        f"{e.name}: {e.game} {e.kind}" + (f", {e.description}" if e.description else ""),
+        f"file:       {e.file}, {e.size:,} bytes ({_mb(e.size)})",
+        f"sha256:     {e.sha256}",
+        f"local:      {path if path else f'not downloaded (boardai models fetch {e.name})'}",
+        f"url:        {e.url or '(none)'}",
+        f"trained:    from {e.trained_from or 'nothing'}, {e.cpu_hours:g} CPU-hours, "
+        f"boardai {e.boardai_version or '?'}",
+        "commands:",
+        *(f"  {c}" for c in e.commands or ("(not recorded)",)),
+        f"strength:   {e.strength.result or '(not measured)'}",
+    ]
+    s = e.strength
+    if s.command:
+        lines.append(f"measured:   {s.command}")
+    if s.games or s.seeds:
+        lines.append(f"            {s.games:,} games, seeds {s.seeds or '?'}")
+    if e.notes:
+        lines.append(f"notes:      {e.notes}")
+    console().print("\n".join(lines), markup=False, soft_wrap=True)
+    return 0
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    import sys
+
+    from boardai.cli._common import console
+    from boardai.errors import UsageError
+    from boardai.learn import store
+
+    out = console()
+    m = store.manifest()
+    chosen = [store.entry(n) for n in args.names] if args.names else list(m.entries)
+    bad = []
+    for e in chosen:
+        path = store.local_file(e)
+        if path is None:
+            if m.holds_files or args.names:
+                bad.append(f"{e.name}: {e.file} is missing (run: boardai models fetch {e.name})")
+            else:
+                out.print(f"{e.name}: not downloaded")
+            continue
+        try:
+            store.check(e, path)
+        except UsageError as err:
+            bad.append(f"{e.name}: {err}")
+            continue
+        out.print(f"{e.name}: ok ({path})", soft_wrap=True)
+    for line in bad:
+        print(f"boardai: error: {line}", file=sys.stderr)
+    if not chosen:
+        out.print(f"no models in {m.path}")
+    return 2 if bad else 0
+
+
+def run_path(args: argparse.Namespace) -> int:
+    from boardai.learn import store
+
+    print(store.path_of(args.name))
+    return 0
+
+
+class _Bar:
+    """A pooch progress bar (``total``, ``update``, ``reset``, ``close``) drawn by rich."""
+
+    def __init__(self, progress: Any, description: str) -> None:
+        self._progress = progress
+        self._task = progress.add_task(description, total=None)
+        self._total: int | None = None
+
+    @property
+    def total(self) -> int | None:
+        return self._total
+
+    @total.setter
+    def total(self, value: int) -> None:
+        self._total = value or None  # 0: the server did not say
+        self._progress.update(self._task, total=self._total)
+
+    def update(self, n: int) -> None:
+        self._progress.advance(self._task, n)
+
+    def reset(self) -> None:
+        self._progress.reset(self._task, total=self._total)
+
+    def close(self) -> None:
+        """Nothing to release (the Progress owns the display)."""
+
+
+def run_fetch(args: argparse.Namespace) -> int:
+    from rich.progress import (
+        BarColumn,
+        DownloadColumn,
+        Progress,
+        TextColumn,
+        TransferSpeedColumn,
+    )
+
+    from boardai.cli._common import console
+    from boardai.learn import store
+
+    out, err = console(), console(stderr=True)
+    entries = [store.entry(n) for n in args.names]  # every name is checked before downloading
+    for e in entries:
+        if err.is_terminal:
+            columns = (TextColumn("{task.description}"), BarColumn(), DownloadColumn())
+            with Progress(*columns, TransferSpeedColumn(), console=err, transient=True) as p:
+                path = store.fetch(e.name, args.force, _Bar(p, e.name), args.timeout)
+        else:
+            path = store.fetch(e.name, args.force, timeout=args.timeout)
+        out.print(f"{e.name}: {path}", soft_wrap=True)
+    return 0
+
+
+def run_compact(args: argparse.Namespace) -> int:
+    import os
+
+    from boardai.cli._common import console
+    from boardai.learn.model_file import compact_model
+    from boardai.learn.store import sha256_of
+
+    out = console()
+    _, change = compact_model(args.src, args.out)
+    size, before = os.path.getsize(args.out), os.path.getsize(args.src)
+    out.print(
+        f"wrote {args.out}: {_mb(size)} ({_mb(before)} at full precision), "
+        f"largest weight change {change:.3g}",
+        soft_wrap=True,
+    )
+    out.print(
+        f'for the manifest: size = {size}, sha256 = "{sha256_of(args.out)}"',
+        markup=False,
+        soft_wrap=True,
+    )
+    return 0
