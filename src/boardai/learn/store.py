@@ -32,11 +32,12 @@ import hashlib
 import os
 import tomllib
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
 from boardai.errors import ModelFileError, UsageError
+from boardai.spec import Choice
 
 #: The manifest's file name, and the newest format (its ``format`` field) this module reads.
 MANIFEST = "models.toml"
@@ -236,6 +237,13 @@ def default_name(game: str, kind: str) -> str | None:
     """The model a player of ``game`` and ``kind`` uses when given none: the first listed."""
     found = names(game, kind)
     return found[0] if found else None
+
+
+def shipped_model(game: str, kind: str) -> Choice:
+    """The bound of a player's ``model`` option for untrusted clients (see
+    :mod:`boardai.spec`): the names of the shipped models of ``game`` and ``kind``, the first
+    one when left out. A client never names a file."""
+    return Choice(partial(names, game, kind), default=partial(default_name, game, kind))
 
 
 def is_path_like(ref: str) -> bool:
