@@ -24,12 +24,12 @@ def register(app: object) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from boardai.arena.compare import compare_table
-    from boardai.cli._common import console, write_json
+    from boardai.arena.runner import prepare
+    from boardai.cli._common import console, default_workers, write_json
     from boardai.cli.eval import play_with_progress
-    from boardai.g2048.agents import check_spec
 
     for spec in args.agents:
-        check_spec(spec)
+        prepare(spec, args.workers or default_workers())
     runs = []
     for spec in args.agents:
         run_ = play_with_progress(spec, args, spec)

@@ -107,12 +107,12 @@ def run(args: argparse.Namespace) -> int:
     import time
 
     from boardai.arena.results import GameResult, RunResult, wilson_interval
+    from boardai.arena.runner import prepare
     from boardai.cli._common import console
-    from boardai.g2048.agents import check_spec
     from boardai.records import write_records
     from boardai.report import bucket_table, reach_table, summary_table
 
-    check_spec(args.agent)
+    prepare(args.agent, args.workers or default_workers())
     records: list[dict[str, Any]] = []
     partial = RunResult(args.agent, args.seed, args.games, args.workers or default_workers())
     started = time.perf_counter()

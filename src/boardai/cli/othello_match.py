@@ -61,10 +61,13 @@ def register(app: Any) -> None:
 
 
 def _check(specs: list[str]) -> None:
-    from boardai.othello.agents import check_spec
+    """Build each player once here: a bad spec or model file is one line before any game."""
+    from boardai.othello.agents import make_agent
 
     for s in specs:
-        check_spec(s)
+        agent = make_agent(s, 0)
+        if hasattr(agent, "close"):
+            agent.close()
 
 
 def _play(a: str, b: str, args: argparse.Namespace, label: str, swap: bool = True) -> Any:
