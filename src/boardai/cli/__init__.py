@@ -97,8 +97,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not hasattr(args, "func"):
         app.parser.print_help()
         return 0
+    from boardai.cli._common import sigterm_as_ctrl_c
+
     try:
-        code = args.func(args)
+        with sigterm_as_ctrl_c():
+            code = args.func(args)
     except UsageError as e:
         print(f"boardai: error: {e}", file=sys.stderr)
         return 2

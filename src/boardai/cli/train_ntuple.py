@@ -53,7 +53,7 @@ def register(app: Any) -> None:
             "r + V(afterstate), updates from the end of each episode backwards (seed 004),\n"
             "or online. Every --report-every episodes it prints seed 004's report (average\n"
             "and max score, moves/s, tile reach table) and appends a CSV row; every\n"
-            "--checkpoint-every episodes (and at Ctrl-C) it saves --out."
+            "--checkpoint-every episodes (and at Ctrl-C or SIGTERM, exit code 130) it saves --out."
         ),
     )
     p.add_argument(
@@ -361,12 +361,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 class _StopFlag:
-    """Ctrl-C sets a flag instead of raising, so a chunk always finishes whole (the saved
-    state then matches the episode count); a second Ctrl-C raises as usual."""
+    """Ctrl-C (or SIGTERM) sets a flag instead of raising, so a chunk always finishes whole
+    (the saved state then matches the episode count); a second one raises as usual."""
+
+    SIGNALS = ("SIGINT", "SIGTERM")
 
     def __init__(self) -> None:
         self.set = False
-        self._old: Any = None
+        self._old: dict[str, Any] = {}
 
     def _handler(self, signum: int, frame: Any) -> None:
         if self.set:
@@ -379,14 +381,15 @@ class _StopFlag:
         import threading
 
         if threading.current_thread() is threading.main_thread():
-            self._old = signal.signal(signal.SIGINT, self._handler)
+            for name in self.SIGNALS:
+                self._old[name] = signal.signal(getattr(signal, name), self._handler)
         return self
 
     def __exit__(self, *exc: object) -> None:
         import signal
 
-        if self._old is not None:
-            signal.signal(signal.SIGINT, self._old)
+        for name, old in self._old.items():
+            signal.signal(getattr(signal, name), old)
 
 
 def bench(args: argparse.Namespace) -> int:
