@@ -97,9 +97,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not hasattr(args, "func"):
         app.parser.print_help()
         return 0
-    from boardai.cli._common import sigterm_as_ctrl_c
+    from boardai.cli._common import check_outputs, sigterm_as_ctrl_c
 
     try:
+        check_outputs(args)
         with sigterm_as_ctrl_c():
             code = args.func(args)
     except UsageError as e:
@@ -110,6 +111,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as e:
+        if e.filename is None:  # names no file: not the environment's doing, show it all
+            raise
+        print(f"boardai: error: {e.filename}: {e.strerror or e}", file=sys.stderr)
+        return 2
     return int(code or 0)
 
 

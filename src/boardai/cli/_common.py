@@ -37,6 +37,14 @@ def nonneg_int(text: str) -> int:
     return _int_at_least(0, text)
 
 
+def port_number(text: str) -> int:
+    """argparse type: a TCP port, 0..65535 (0: the system picks a free one)."""
+    value = _int_at_least(0, text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port (0..65535)")
+    return value
+
+
 def probability(text: str) -> float:
     """argparse type: a float in [0, 1]."""
     try:
@@ -101,6 +109,69 @@ def progress(*columns_extra: Any, transient: bool = False) -> Progress:
         console=console(stderr=True),
         transient=transient,
     )
+
+
+#: The namespace attribute listing a command's output options: (dest, flag, is a folder).
+_OUTPUTS = "_output_options"
+
+
+def output_option(
+    p: argparse.ArgumentParser, *flags: str, folder: bool = False, **kwargs: Any
+) -> argparse.Action:
+    """Add an option naming a file (or, with ``folder``, a folder) that the command writes.
+
+    Before the command runs, :func:`boardai.cli.main` checks every such option given with
+    :func:`check_output`, so a path that cannot be written fails in one line before the work,
+    not after it. ``-`` (standard output, where an option allows it) is not checked.
+    """
+    action = p.add_argument(*flags, **kwargs)
+    known = list(p.get_default(_OUTPUTS) or [])
+    p.set_defaults(**{_OUTPUTS: [*known, (action.dest, action.option_strings[0], folder)]})
+    return action
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """:func:`check_output` for each output option of ``args``' command that was given."""
+    for dest, flag, folder in getattr(args, _OUTPUTS, ()):
+        value = getattr(args, dest, None)
+        if value and value != "-":
+            check_output(value, flag, folder=folder)
+
+
+def check_output(path: str | Path, flag: str, folder: bool = False) -> None:
+    """Raise UsageError (one line) unless ``path`` can be written: a file's folder exists
+    (it is made if missing) and takes new files, as an atomic write needs; a device or pipe
+    that exists is opened as it is, so it needs only to be writable.
+
+    Nothing is left behind but the folders made: the probe file is removed at once.
+    """
+    from boardai.atomic import TMP_SUFFIX
+    from boardai.errors import UsageError
+
+    p = Path(path)
+    where = f"{flag} {path}"
+    if p.is_dir() and not folder:
+        raise UsageError(f"{where}: is a folder, not a file")
+    if p.exists() and not p.is_dir() and folder:
+        raise UsageError(f"{where}: is a file, not a folder")
+    if p.exists() and not p.is_dir() and not p.is_file():  # /dev/null, a named pipe
+        if not os.access(p, os.W_OK):
+            raise UsageError(f"{where}: not writable")
+        return
+    directory = p if folder else (p.parent if str(p.parent) else Path("."))
+    above = directory
+    while not above.exists() and above != above.parent:
+        above = above.parent
+    if not above.is_dir():
+        raise UsageError(f"{where}: {above} is not a folder")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        probe = directory / f".{p.name or 'out'}.{os.getpid()}.probe{TMP_SUFFIX}"
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        raise UsageError(f"{where}: cannot write there ({e.strerror or e})") from None
 
 
 def write_json(path: str | Path, data: Any) -> None:

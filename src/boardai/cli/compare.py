@@ -6,6 +6,7 @@ import argparse
 
 
 def register(app: object) -> None:
+    from boardai.cli._common import output_option
     from boardai.cli.eval import add_run_arguments
 
     p = app.command(  # type: ignore[attr-defined]
@@ -18,7 +19,9 @@ def register(app: object) -> None:
     )
     p.add_argument("--agents", nargs="+", required=True, metavar="SPEC", help="the players")
     add_run_arguments(p)
-    p.add_argument("--json", metavar="FILE", help="write every player's games and summary as JSON")
+    output_option(
+        p, "--json", metavar="FILE", help="write every player's games and summary as JSON"
+    )
     p.set_defaults(func=run)
 
 

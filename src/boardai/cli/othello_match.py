@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from boardai.cli._common import default_workers, nonneg_int, positive_int, probability
+from boardai.cli._common import (
+    default_workers,
+    nonneg_int,
+    output_option,
+    positive_int,
+    probability,
+)
 
 
 def _match_options(p: argparse.ArgumentParser) -> None:
@@ -25,7 +31,7 @@ def _match_options(p: argparse.ArgumentParser) -> None:
         default=None,
         help="worker processes (default: all cores); results do not depend on it",
     )
-    p.add_argument("--json", metavar="FILE", help="write the results as JSON")
+    output_option(p, "--json", metavar="FILE", help="write the results as JSON")
 
 
 def register(app: Any) -> None:

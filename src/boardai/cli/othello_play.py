@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from boardai.cli._common import output_option
+
 HELP = "moves: d3 (column a-h, row 1-8) | undo | eval | moves | quit"
 
 
@@ -20,7 +22,7 @@ def register(app: Any) -> None:
     p.add_argument("--ai", default="alphabeta:depth=6,time=1", metavar="SPEC", help="the AI player")
     p.add_argument("--color", choices=["black", "white"], default="black", help="your colour")
     p.add_argument("--seed", type=int, default=None, help="seed of the AI's randomness")
-    p.add_argument("--record", metavar="FILE", help="write the game record as JSON at the end")
+    output_option(p, "--record", metavar="FILE", help="write the game record as JSON at the end")
     p.set_defaults(func=run)
 
 

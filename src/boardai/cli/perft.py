@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from boardai.cli._common import positive_int
+from boardai.cli._common import output_option, positive_int
 
 
 def register(app: Any) -> None:
@@ -16,7 +16,7 @@ def register(app: Any) -> None:
     )
     p.add_argument("depth", type=positive_int, help="plies (1..7 give 4 12 56 244 1396 8200 55092)")
     p.add_argument("--repeat", type=positive_int, default=1, help="runs; the median time is shown")
-    p.add_argument("--json", metavar="FILE", help="write depth, leaves, seconds as JSON")
+    output_option(p, "--json", metavar="FILE", help="write depth, leaves, seconds as JSON")
     p.set_defaults(func=run)
 
 

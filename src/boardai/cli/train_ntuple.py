@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from boardai.cli._common import nonneg_int, positive_int, probability
+from boardai.cli._common import nonneg_int, output_option, positive_int, probability
 from boardai.learn.patterns import PATTERN_SETS
 
 EXAMPLES = """
@@ -67,7 +67,7 @@ def register(app: Any) -> None:
         default=100_000,
         help="total episodes to reach (default: 100000)",
     )
-    p.add_argument("--out", required=True, help="model file to write (.npz)")
+    output_option(p, "--out", required=True, help="model file to write (.npz)")
     p.add_argument(
         "--resume",
         metavar="MODEL",
@@ -179,8 +179,8 @@ def register(app: Any) -> None:
         default=10_000,
         help="episodes per save, 0: only at the end",
     )
-    p.add_argument("--csv", help="write the report rows to this CSV file")
-    p.add_argument("--plot", help="write the learning curve to this PNG file")
+    output_option(p, "--csv", help="write the report rows to this CSV file")
+    output_option(p, "--plot", help="write the learning curve to this PNG file")
     p.add_argument("--quiet", action="store_true", help="no reach tables, just one line per report")
     p.set_defaults(func=run)
 
@@ -218,7 +218,7 @@ def register(app: Any) -> None:
     b.add_argument(
         "--seed", type=nonneg_int, default=2024, help="rng seed of the timed episodes and games"
     )
-    b.add_argument("--json", help="also write the results to this JSON file")
+    output_option(b, "--json", help="also write the results to this JSON file")
     b.set_defaults(func=bench)
 
 

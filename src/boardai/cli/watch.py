@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from boardai.cli._common import nonneg_int
+from boardai.cli._common import nonneg_int, output_option
 
 
 def register(app: object) -> None:
@@ -31,7 +31,7 @@ def register(app: object) -> None:
         default=0.02,
         help="seconds between moves (default 0.02; 0: full speed)",
     )
-    p.add_argument("--record", metavar="FILE", help="write the game's replay record (JSON lines)")
+    output_option(p, "--record", metavar="FILE", help="write the game's replay record (JSON lines)")
     p.set_defaults(func=run)
 
 
