@@ -36,6 +36,9 @@ from boardai.learn.patterns import pattern_names
 
 FORMAT = "boardai-ntuple"
 FORMAT_VERSION = 1
+#: The format of Othello's n-tuple files (boardai.othello.ntuple_file), named here to tell a
+#: user who gives one to a 2048 player which game it belongs to.
+OTHELLO_FORMAT = "boardai-othello-ntuple"
 
 
 def save_model(
@@ -108,11 +111,15 @@ def _open(path: str | os.PathLike[str]) -> Iterator[Any]:
 
 def _meta(z: Any, path: str | os.PathLike[str]) -> dict[str, Any]:
     try:
-        meta = json.loads(bytes(z["meta"]).decode("utf-8"))
+        meta = json.loads(meta_text(z["meta"]))
     except KeyError:
         raise ModelFileError(path, "not a boardai n-tuple model (no metadata)") from None
     except (ValueError, OSError, EOFError, zipfile.BadZipFile) as e:
         raise ModelFileError(path, f"damaged metadata ({type(e).__name__}: {e})") from None
+    if isinstance(meta, dict) and meta.get("format") == OTHELLO_FORMAT:
+        raise ModelFileError(
+            path, "an Othello n-tuple model, not a 2048 one (use it with boardai othello ...)"
+        )
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise ModelFileError(path, f"not a boardai n-tuple model (format is not {FORMAT!r})")
     if meta.get("index_order", "first cell lowest") != "first cell lowest":
@@ -124,3 +131,9 @@ def _meta(z: Any, path: str | os.PathLike[str]) -> dict[str, Any]:
             f"({FORMAT_VERSION})",
         )
     return meta
+
+
+def meta_text(raw: np.ndarray) -> str:
+    """The JSON text of a model file's ``meta`` array: UTF-8 bytes (2048 files) or a string
+    array (Othello files)."""
+    return str(raw) if raw.dtype.kind == "U" else bytes(raw).decode("utf-8")

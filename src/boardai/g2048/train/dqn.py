@@ -846,6 +846,10 @@ def load_checkpoint(path: str | Path) -> dict[str, Any]:
     if not p.is_file():
         raise ModelFileError(p, "no such file")
     state = torch_file.load(p, p)
+    if isinstance(state, dict) and state.get("format") == "boardai-othello-dqn":
+        raise ModelFileError(
+            p, "an Othello DQN model, not a 2048 one (use it with boardai othello ...)"
+        )
     if not isinstance(state, dict) or state.get("format") != CHECKPOINT_FORMAT:
         raise ModelFileError(
             p, f"not a boardai DQN checkpoint (expected format {CHECKPOINT_FORMAT!r})"

@@ -241,6 +241,10 @@ def load_checkpoint(path: str | Path) -> tuple[Any, DQNConfig, dict[str, Any]]:
     if not p.is_file():
         raise ModelFileError(p, "no such model file")
     data = torch_file.load(p, p)
+    if isinstance(data, dict) and data.get("format") == "boardai-dqn-2048":
+        raise ModelFileError(
+            p, "a 2048 DQN checkpoint, not an Othello one (use it with boardai eval, play or watch)"
+        )
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ModelFileError(p, "not an Othello DQN model")
     names = {f.name for f in fields(DQNConfig)}
