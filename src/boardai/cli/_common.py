@@ -111,6 +111,76 @@ def progress(*columns_extra: Any, transient: bool = False) -> Progress:
     )
 
 
+#: Agent settings past which one move can take seconds or more (measured on a 2-core machine
+#: that was busy with other work; a fast one is a few times quicker). Past them, commands that
+#: play agents say so on stderr; a time budget (time_ms=, time=) bounds any of them.
+#: 2048 expectimax: deeper than this with a prob_cut below SLOW_EXPECTIMAX_CUT (depth 12,
+#: prob_cut 1e-5: about 10 s a move; the presets, 1e-3 and 1e-4, stay under a second).
+SLOW_EXPECTIMAX_DEPTH = 6
+SLOW_EXPECTIMAX_CUT = 1e-4
+#: Othello alpha-beta: deeper than this (depth 10: about 1 s a move in the middle game,
+#: and each ply more about 3.3 times that) ...
+SLOW_ALPHABETA_DEPTH = 10
+#: ... or solving endgames exactly from more empty squares than this (18: about 20 s).
+SLOW_ENDGAME = 16
+
+
+def rough_duration(seconds: float) -> str:
+    """ "about 3 min", "about 2 h", "more than a year": a duration to a user, roughly."""
+    for unit, size in (("day", 86400.0), ("h", 3600.0), ("min", 60.0)):
+        if seconds >= size:
+            if unit == "day" and seconds > 365 * size:
+                return "more than a year"
+            return f"about {seconds / size:.0f} {unit}"
+    return f"about {seconds:.0f} s"
+
+
+def slow_warning(game: str, spec: str) -> str | None:
+    """A one-line warning if agent ``spec`` of ``game`` ("2048" or "othello") is set past the
+    slow bounds above with no time budget, saying roughly how slow; None otherwise.
+
+    >>> slow_warning("othello", "alphabeta:depth=14").split(" a move")[0]
+    'alphabeta:depth=14: depth 14 with no time limit takes about 2 min'
+    >>> slow_warning("2048", "expectimax:depth=3") is None
+    True
+    """
+    if game == "2048":
+        from boardai.g2048.agents import REGISTRY
+    else:
+        from boardai.othello.agents import REGISTRY
+    name, opts = REGISTRY.options(spec)
+    if name == "expectimax" and not opts.time_ms:
+        depth = opts.depth or opts.max_depth
+        if depth > SLOW_EXPECTIMAX_DEPTH and opts.prob_cut < SLOW_EXPECTIMAX_CUT:
+            return (
+                f"{spec}: depth {depth} with prob_cut {opts.prob_cut:g} and no time_ms can take "
+                "seconds to minutes a move; time_ms=MS bounds it"
+            )
+    if name == "alphabeta" and not opts.time:
+        if opts.depth > SLOW_ALPHABETA_DEPTH:
+            each = rough_duration(0.8 * 3.3 ** (opts.depth - SLOW_ALPHABETA_DEPTH))
+            return (
+                f"{spec}: depth {opts.depth} with no time limit takes {each} a move mid-game "
+                "(x3.3 a ply); time=SECONDS bounds it"
+            )
+        if opts.endgame > SLOW_ENDGAME:
+            return (
+                f"{spec}: solving endgames exactly from {opts.endgame} empty squares with no "
+                "time limit can take minutes a move (18: about 20 s); time=SECONDS bounds it"
+            )
+    return None
+
+
+def warn_if_slow(game: str, specs: list[str]) -> None:
+    """Print :func:`slow_warning` of each spec on stderr (``boardai: warning: ...``)."""
+    import sys
+
+    for spec in specs:
+        warning = slow_warning(game, spec)
+        if warning:
+            print(f"boardai: warning: {warning}", file=sys.stderr)
+
+
 #: The namespace attribute listing a command's output options: (dest, flag, is a folder).
 _OUTPUTS = "_output_options"
 

@@ -28,9 +28,10 @@ def register(app: object) -> None:
 def run(args: argparse.Namespace) -> int:
     from boardai.arena.compare import compare_table
     from boardai.arena.runner import prepare
-    from boardai.cli._common import console, default_workers, write_json
+    from boardai.cli._common import console, default_workers, warn_if_slow, write_json
     from boardai.cli.eval import play_with_progress
 
+    warn_if_slow("2048", args.agents)
     for spec in args.agents:
         prepare(spec, args.workers or default_workers())
     runs = []

@@ -112,11 +112,12 @@ def run(args: argparse.Namespace) -> int:
 
     from boardai.arena.results import GameResult, RunResult, wilson_interval
     from boardai.arena.runner import prepare
-    from boardai.cli._common import console
+    from boardai.cli._common import console, warn_if_slow
     from boardai.errors import UsageError
     from boardai.records import write_records
     from boardai.report import bucket_table, reach_table, summary_table
 
+    warn_if_slow("2048", [args.agent])
     prepare(args.agent, args.workers or default_workers())
     records: list[dict[str, Any]] = []
     partial = RunResult(args.agent, args.seed, args.games, args.workers or default_workers())

@@ -68,8 +68,10 @@ def register(app: Any) -> None:
 
 def _check(specs: list[str]) -> None:
     """Build each player once here: a bad spec or model file is one line before any game."""
+    from boardai.cli._common import warn_if_slow
     from boardai.othello.agents import make_agent
 
+    warn_if_slow("othello", specs)
     for s in specs:
         agent = make_agent(s, 0)
         if hasattr(agent, "close"):

@@ -64,12 +64,13 @@ def _evaluation(ai: Any, board: Any) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from boardai.cli._common import console, write_json
+    from boardai.cli._common import console, warn_if_slow, write_json
     from boardai.othello import BLACK, WHITE, Game
     from boardai.othello.agents import make_agent
     from boardai.othello.board import COLOR_NAMES, PASS, action_text
 
     out = console()
+    warn_if_slow("othello", [args.ai])
     ai = make_agent(args.ai, args.seed)
     me = BLACK if args.color == "black" else WHITE
     game = Game(players=("you", args.ai) if me == BLACK else (args.ai, "you"))

@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
     import time
 
-    from boardai.cli._common import console
+    from boardai.cli._common import console, warn_if_slow
     from boardai.errors import UsageError
     from boardai.g2048 import ACTION_NAMES, Game
     from boardai.g2048.agents import make_agent
@@ -79,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.delay < 0:
         raise UsageError(f"--delay {args.delay}: must be >= 0")
+    warn_if_slow("2048", [args.agent])
     agent = make_agent(args.agent, seed=args.seed)
     game = Game(seed=args.seed)
     agent.reset()
