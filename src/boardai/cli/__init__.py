@@ -35,7 +35,12 @@ class App:
         self.parser = argparse.ArgumentParser(
             prog="boardai",
             description="Play, train and benchmark AI players for 2048 and Othello.",
-            epilog="Run 'boardai COMMAND --help' for a command's options and examples.",
+            epilog=(
+                "Run 'boardai COMMAND --help' for a command's options and examples.\n"
+                "Exit codes: 0 done; 2 a mistake in the command (told in one line: an option,\n"
+                "an agent spec, a file that cannot be read or written); 130 stopped by Ctrl-C\n"
+                "or SIGTERM (a training run saves its model first)."
+            ),
             formatter_class=_FORMATTER,
         )
         self.parser.add_argument("--version", action="version", version=f"boardai {__version__}")
