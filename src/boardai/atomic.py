@@ -68,7 +68,7 @@ def _replace(target: Path, mode: str, **kwargs: Any) -> Iterator[IO[Any]]:
     directory = target.parent if str(target.parent) else Path(".")
     directory.mkdir(parents=True, exist_ok=True)
     remove_stale_temporaries(target)
-    tmp = directory / f".{target.name}.{os.getpid()}.{secrets.token_hex(3)}{TMP_SUFFIX}"
+    tmp = temporary_path(target)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies
     try:
         with os.fdopen(fd, mode, **kwargs) as f:
@@ -86,6 +86,13 @@ def _replace(target: Path, mode: str, **kwargs: Any) -> Iterator[IO[Any]]:
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
+
+
+def temporary_path(path: str | os.PathLike[str]) -> Path:
+    """A new name for a temporary file beside ``path``: ``.NAME.PID.XXXXXX.boardai-tmp``."""
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    return directory / f".{target.name}.{os.getpid()}.{secrets.token_hex(3)}{TMP_SUFFIX}"
 
 
 def remove_stale_temporaries(path: str | os.PathLike[str]) -> list[Path]:

@@ -215,7 +215,7 @@ def check_output(path: str | Path, flag: str, folder: bool = False) -> None:
 
     Nothing is left behind but the folders made: the probe file is removed at once.
     """
-    from boardai.atomic import TMP_SUFFIX
+    from boardai.atomic import temporary_path
     from boardai.errors import UsageError
 
     p = Path(path)
@@ -236,7 +236,7 @@ def check_output(path: str | Path, flag: str, folder: bool = False) -> None:
         raise UsageError(f"{where}: {above} is not a folder")
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        probe = directory / f".{p.name or 'out'}.{os.getpid()}.probe{TMP_SUFFIX}"
+        probe = temporary_path(directory / (p.name or "out"))  # as atomic_write would make
         fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         os.close(fd)
         os.unlink(probe)
