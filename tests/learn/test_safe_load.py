@@ -8,11 +8,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import torch
 
-from boardai.cli import main
-from boardai.errors import ModelFileError
-from boardai.learn import torch_file
+torch = pytest.importorskip("torch")
+
+from boardai.cli import main  # noqa: E402
+from boardai.errors import ModelFileError  # noqa: E402
+from boardai.learn import torch_file  # noqa: E402
 
 
 class _Payload:
