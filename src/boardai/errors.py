@@ -16,3 +16,8 @@ class ModelFileError(UsageError):
     def __init__(self, path: object, why: str) -> None:
         super().__init__(f"{path}: {why}")
         self.path = path
+        self.why = why
+
+    def __reduce__(self) -> tuple[type[ModelFileError], tuple[object, str]]:
+        # Rebuilt from (path, why), so it crosses from a worker process to the parent intact.
+        return (type(self), (self.path, self.why))

@@ -30,6 +30,19 @@ def _warm_up(spec: str) -> None:
     _warmed.add(spec)
 
 
+def prepare(spec: str, workers: int) -> None:
+    """Build the player ``spec`` once in this process, so that a bad option or model file is
+    reported (as a UsageError) before any game or worker starts. With one worker this is the
+    warm-up its games need anyway; with more, the player is built and dropped.
+    """
+    if workers <= 1:
+        _warm_up(spec)
+    else:
+        from boardai.g2048.agents import make_agent
+
+        make_agent(spec, seed=0)
+
+
 def play_one(
     spec: str, seed: int, index: int, record: bool = False
 ) -> tuple[GameResult, dict[str, Any] | None]:

@@ -36,7 +36,12 @@ class App:
         self.parser = argparse.ArgumentParser(
             prog="boardai",
             description="Play, train and benchmark AI players for 2048 and Othello.",
-            epilog="Run 'boardai COMMAND --help' for a command's options and examples.",
+            epilog=(
+                "Run 'boardai COMMAND --help' for a command's options and examples.\n"
+                "Exit codes: 0 done; 2 a mistake in the command (told in one line: an option,\n"
+                "an agent spec, a file that cannot be read or written); 130 stopped by Ctrl-C\n"
+                "or SIGTERM (a training run saves its model first)."
+            ),
             formatter_class=_FORMATTER,
         )
         self.parser.add_argument("--version", action="version", version=f"boardai {__version__}")
@@ -103,8 +108,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not hasattr(args, "func"):
         app.parser.print_help()
         return 0
+    from boardai.cli._common import check_outputs, sigterm_as_ctrl_c
+
     try:
-        code = args.func(args)
+        check_outputs(args)
+        with sigterm_as_ctrl_c():
+            code = args.func(args)
     except UsageError as e:
         print(f"boardai: error: {e}", file=sys.stderr)
         return 2
@@ -113,6 +122,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as e:
+        if e.filename is None:  # names no file: not the environment's doing, show it all
+            raise
+        print(f"boardai: error: {e.filename}: {e.strerror or e}", file=sys.stderr)
+        return 2
     return int(code or 0)
 
 

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import signal
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +37,14 @@ def nonneg_int(text: str) -> int:
     return _int_at_least(0, text)
 
 
+def port_number(text: str) -> int:
+    """argparse type: a TCP port, 0..65535 (0: the system picks a free one)."""
+    value = _int_at_least(0, text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port (0..65535)")
+    return value
+
+
 def probability(text: str) -> float:
     """argparse type: a float in [0, 1]."""
     try:
@@ -50,6 +62,25 @@ def default_workers() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not on Linux
         return os.cpu_count() or 1
+
+
+@contextlib.contextmanager
+def sigterm_as_ctrl_c() -> Iterator[None]:
+    """While inside, SIGTERM (``kill``, ``timeout``, a job scheduler) stops the work as Ctrl-C
+    does: a KeyboardInterrupt in the main thread, so a training run saves its model and the
+    command exits 130. Outside the main thread this does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
 
 
 def console(stderr: bool = False) -> Console:
@@ -78,6 +109,139 @@ def progress(*columns_extra: Any, transient: bool = False) -> Progress:
         console=console(stderr=True),
         transient=transient,
     )
+
+
+#: Agent settings past which one move can take seconds or more (measured on a 2-core machine
+#: that was busy with other work; a fast one is a few times quicker). Past them, commands that
+#: play agents say so on stderr; a time budget (time_ms=, time=) bounds any of them.
+#: 2048 expectimax: deeper than this with a prob_cut below SLOW_EXPECTIMAX_CUT (depth 12,
+#: prob_cut 1e-5: about 10 s a move; the presets, 1e-3 and 1e-4, stay under a second).
+SLOW_EXPECTIMAX_DEPTH = 6
+SLOW_EXPECTIMAX_CUT = 1e-4
+#: Othello alpha-beta: deeper than this (depth 10: about 1 s a move in the middle game,
+#: and each ply more about 3.3 times that) ...
+SLOW_ALPHABETA_DEPTH = 10
+#: ... or solving endgames exactly from more empty squares than this (18: about 20 s).
+SLOW_ENDGAME = 16
+
+
+def rough_duration(seconds: float) -> str:
+    """ "about 3 min", "about 2 h", "more than a year": a duration to a user, roughly."""
+    for unit, size in (("day", 86400.0), ("h", 3600.0), ("min", 60.0)):
+        if seconds >= size:
+            if unit == "day" and seconds > 365 * size:
+                return "more than a year"
+            return f"about {seconds / size:.0f} {unit}"
+    return f"about {seconds:.0f} s"
+
+
+def slow_warning(game: str, spec: str) -> str | None:
+    """A one-line warning if agent ``spec`` of ``game`` ("2048" or "othello") is set past the
+    slow bounds above with no time budget, saying roughly how slow; None otherwise.
+
+    >>> slow_warning("othello", "alphabeta:depth=14").split(" a move")[0]
+    'alphabeta:depth=14: depth 14 with no time limit takes about 2 min'
+    >>> slow_warning("2048", "expectimax:depth=3") is None
+    True
+    """
+    if game == "2048":
+        from boardai.g2048.agents import REGISTRY
+    else:
+        from boardai.othello.agents import REGISTRY
+    name, opts = REGISTRY.options(spec)
+    if name == "expectimax" and not opts.time_ms:
+        depth = opts.depth or opts.max_depth
+        if depth > SLOW_EXPECTIMAX_DEPTH and opts.prob_cut < SLOW_EXPECTIMAX_CUT:
+            return (
+                f"{spec}: depth {depth} with prob_cut {opts.prob_cut:g} and no time_ms can take "
+                "seconds to minutes a move; time_ms=MS bounds it"
+            )
+    if name == "alphabeta" and not opts.time:
+        if opts.depth > SLOW_ALPHABETA_DEPTH:
+            each = rough_duration(0.8 * 3.3 ** (opts.depth - SLOW_ALPHABETA_DEPTH))
+            return (
+                f"{spec}: depth {opts.depth} with no time limit takes {each} a move mid-game "
+                "(x3.3 a ply); time=SECONDS bounds it"
+            )
+        if opts.endgame > SLOW_ENDGAME:
+            return (
+                f"{spec}: solving endgames exactly from {opts.endgame} empty squares with no "
+                "time limit can take minutes a move (18: about 20 s); time=SECONDS bounds it"
+            )
+    return None
+
+
+def warn_if_slow(game: str, specs: list[str]) -> None:
+    """Print :func:`slow_warning` of each spec on stderr (``boardai: warning: ...``)."""
+    import sys
+
+    for spec in specs:
+        warning = slow_warning(game, spec)
+        if warning:
+            print(f"boardai: warning: {warning}", file=sys.stderr)
+
+
+#: The namespace attribute listing a command's output options: (dest, flag, is a folder).
+_OUTPUTS = "_output_options"
+
+
+def output_option(
+    p: argparse.ArgumentParser, *flags: str, folder: bool = False, **kwargs: Any
+) -> argparse.Action:
+    """Add an option naming a file (or, with ``folder``, a folder) that the command writes.
+
+    Before the command runs, :func:`boardai.cli.main` checks every such option given with
+    :func:`check_output`, so a path that cannot be written fails in one line before the work,
+    not after it. ``-`` (standard output, where an option allows it) is not checked.
+    """
+    action = p.add_argument(*flags, **kwargs)
+    known = list(p.get_default(_OUTPUTS) or [])
+    p.set_defaults(**{_OUTPUTS: [*known, (action.dest, action.option_strings[0], folder)]})
+    return action
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """:func:`check_output` for each output option of ``args``' command that was given."""
+    for dest, flag, folder in getattr(args, _OUTPUTS, ()):
+        value = getattr(args, dest, None)
+        if value and value != "-":
+            check_output(value, flag, folder=folder)
+
+
+def check_output(path: str | Path, flag: str, folder: bool = False) -> None:
+    """Raise UsageError (one line) unless ``path`` can be written: a file's folder exists
+    (it is made if missing) and takes new files, as an atomic write needs; a device or pipe
+    that exists is opened as it is, so it needs only to be writable.
+
+    Nothing is left behind but the folders made: the probe file is removed at once.
+    """
+    from boardai.atomic import temporary_path
+    from boardai.errors import UsageError
+
+    p = Path(path)
+    where = f"{flag} {path}"
+    if p.is_dir() and not folder:
+        raise UsageError(f"{where}: is a folder, not a file")
+    if p.exists() and not p.is_dir() and folder:
+        raise UsageError(f"{where}: is a file, not a folder")
+    if p.exists() and not p.is_dir() and not p.is_file():  # /dev/null, a named pipe
+        if not os.access(p, os.W_OK):
+            raise UsageError(f"{where}: not writable")
+        return
+    directory = p if folder else (p.parent if str(p.parent) else Path("."))
+    above = directory
+    while not above.exists() and above != above.parent:
+        above = above.parent
+    if not above.is_dir():
+        raise UsageError(f"{where}: {above} is not a folder")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        probe = temporary_path(directory / (p.name or "out"))  # as atomic_write would make
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        raise UsageError(f"{where}: cannot write there ({e.strerror or e})") from None
 
 
 def write_json(path: str | Path, data: Any) -> None:

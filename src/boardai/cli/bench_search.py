@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from boardai.cli._common import positive_int
+from boardai.cli._common import output_option, positive_int
 
 
 def register(app: object) -> None:
@@ -46,7 +46,8 @@ def register(app: object) -> None:
         default=120,
         help="at most this many positions (default 120)",
     )
-    p.add_argument(
+    output_option(
+        p,
         "--json",
         metavar="FILE",
         nargs="?",

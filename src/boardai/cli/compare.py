@@ -6,6 +6,7 @@ import argparse
 
 
 def register(app: object) -> None:
+    from boardai.cli._common import output_option
     from boardai.cli.eval import add_run_arguments
 
     p = app.command(  # type: ignore[attr-defined]
@@ -18,18 +19,21 @@ def register(app: object) -> None:
     )
     p.add_argument("--agents", nargs="+", required=True, metavar="SPEC", help="the players")
     add_run_arguments(p)
-    p.add_argument("--json", metavar="FILE", help="write every player's games and summary as JSON")
+    output_option(
+        p, "--json", metavar="FILE", help="write every player's games and summary as JSON"
+    )
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from boardai.arena.compare import compare_table
-    from boardai.cli._common import console, write_json
+    from boardai.arena.runner import prepare
+    from boardai.cli._common import console, default_workers, warn_if_slow, write_json
     from boardai.cli.eval import play_with_progress
-    from boardai.g2048.agents import check_spec
 
+    warn_if_slow("2048", args.agents)
     for spec in args.agents:
-        check_spec(spec)
+        prepare(spec, args.workers or default_workers())
     runs = []
     for spec in args.agents:
         run_ = play_with_progress(spec, args, spec)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from boardai.cli._common import default_workers, nonneg_int, positive_int
+from boardai.cli._common import default_workers, nonneg_int, output_option, positive_int
 
 #: Long runs rewrite their output files at most this often (seconds), so a crash loses little.
 SAVE_EVERY = 30.0
@@ -26,14 +26,17 @@ def register(app: object) -> None:
     p.add_argument(
         "--agent", required=True, metavar="SPEC", help="the player, name[:key=value,...]"
     )
-    p.add_argument(
+    output_option(
+        p,
         "--json",
         metavar="FILE",
         help="write every game (with its replay record) and the summary as JSON",
     )
-    p.add_argument("--csv", metavar="FILE", help="write one CSV row per game")
-    p.add_argument("--plot", metavar="FILE", help="write a PNG: score histogram and tile reach")
-    p.add_argument("--record", metavar="FILE", help="write every game's replay record (JSON lines)")
+    output_option(p, "--csv", metavar="FILE", help="write one CSV row per game")
+    output_option(p, "--plot", metavar="FILE", help="write a PNG: score histogram and tile reach")
+    output_option(
+        p, "--record", metavar="FILE", help="write every game's replay record (JSON lines)"
+    )
     p.add_argument(
         "--buckets",
         type=positive_int,
@@ -104,15 +107,18 @@ def play_with_progress(
 
 
 def run(args: argparse.Namespace) -> int:
+    import contextlib
     import time
 
     from boardai.arena.results import GameResult, RunResult, wilson_interval
-    from boardai.cli._common import console
-    from boardai.g2048.agents import check_spec
+    from boardai.arena.runner import prepare
+    from boardai.cli._common import console, warn_if_slow
+    from boardai.errors import UsageError
     from boardai.records import write_records
     from boardai.report import bucket_table, reach_table, summary_table
 
-    check_spec(args.agent)
+    warn_if_slow("2048", [args.agent])
+    prepare(args.agent, args.workers or default_workers())
     records: list[dict[str, Any]] = []
     partial = RunResult(args.agent, args.seed, args.games, args.workers or default_workers())
     started = time.perf_counter()
@@ -133,7 +139,8 @@ def run(args: argparse.Namespace) -> int:
             partial.results.sort(key=lambda r: r.index)
             partial.interrupted = True  # not finished yet
             partial.seconds = time.perf_counter() - started
-            save(partial)
+            with contextlib.suppress(OSError):  # the games go on; the last save reports it
+                save(partial)
             last_save[0] = time.perf_counter()
 
     run = play_with_progress(args.agent, args, f"{args.agent}", on_extra, bool(args.json))
@@ -156,11 +163,16 @@ def run(args: argparse.Namespace) -> int:
     out.print(summary_table(summary, title, extra))
     out.print(reach_table(run.max_tiles))
     out.print(bucket_table(run.scores, args.buckets))
-    save(run)
-    if args.csv:
-        run.write_csv(args.csv)
-    if args.plot:
-        from boardai.arena.plots import write_plot
+    try:
+        save(run)
+        if args.csv:
+            run.write_csv(args.csv)
+        if args.plot:
+            from boardai.arena.plots import write_plot
 
-        write_plot(run, args.plot)
+            write_plot(run, args.plot)
+    except OSError as e:
+        raise UsageError(
+            f"{e.filename}: {e.strerror or e} (the results above are not saved there)"
+        ) from None
     return 130 if run.interrupted else 0

@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from boardai.cli._common import default_workers, nonneg_int, positive_int, probability
+from boardai.cli._common import (
+    default_workers,
+    nonneg_int,
+    output_option,
+    positive_int,
+    probability,
+)
 
 
 def _match_options(p: argparse.ArgumentParser) -> None:
@@ -25,7 +31,7 @@ def _match_options(p: argparse.ArgumentParser) -> None:
         default=None,
         help="worker processes (default: all cores); results do not depend on it",
     )
-    p.add_argument("--json", metavar="FILE", help="write the results as JSON")
+    output_option(p, "--json", metavar="FILE", help="write the results as JSON")
 
 
 def register(app: Any) -> None:
@@ -61,10 +67,15 @@ def register(app: Any) -> None:
 
 
 def _check(specs: list[str]) -> None:
-    from boardai.othello.agents import check_spec
+    """Build each player once here: a bad spec or model file is one line before any game."""
+    from boardai.cli._common import warn_if_slow
+    from boardai.othello.agents import make_agent
 
+    warn_if_slow("othello", specs)
     for s in specs:
-        check_spec(s)
+        agent = make_agent(s, 0)
+        if hasattr(agent, "close"):
+            agent.close()
 
 
 def _play(a: str, b: str, args: argparse.Namespace, label: str, swap: bool = True) -> Any:

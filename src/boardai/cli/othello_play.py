@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from boardai.cli._common import output_option
+
 HELP = "moves: d3 (column a-h, row 1-8) | undo | eval | moves | quit"
 
 
@@ -20,7 +22,7 @@ def register(app: Any) -> None:
     p.add_argument("--ai", default="alphabeta:depth=6,time=1", metavar="SPEC", help="the AI player")
     p.add_argument("--color", choices=["black", "white"], default="black", help="your colour")
     p.add_argument("--seed", type=int, default=None, help="seed of the AI's randomness")
-    p.add_argument("--record", metavar="FILE", help="write the game record as JSON at the end")
+    output_option(p, "--record", metavar="FILE", help="write the game record as JSON at the end")
     p.set_defaults(func=run)
 
 
@@ -62,12 +64,13 @@ def _evaluation(ai: Any, board: Any) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from boardai.cli._common import console, write_json
+    from boardai.cli._common import console, warn_if_slow, write_json
     from boardai.othello import BLACK, WHITE, Game
     from boardai.othello.agents import make_agent
     from boardai.othello.board import COLOR_NAMES, PASS, action_text
 
     out = console()
+    warn_if_slow("othello", [args.ai])
     ai = make_agent(args.ai, args.seed)
     me = BLACK if args.color == "black" else WHITE
     game = Game(players=("you", args.ai) if me == BLACK else (args.ai, "you"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from boardai.cli._common import nonneg_int, positive_int, probability
+from boardai.cli._common import nonneg_int, output_option, positive_int, probability
 
 
 def register(app: Any) -> None:
@@ -20,7 +20,7 @@ def register(app: Any) -> None:
             "boardai othello match --black ntuple:model=runs/othello/nt.npz --white wpc"
         ),
     )
-    p.add_argument("--out", required=True, metavar="FILE", help="model file (.npz), checkpointed")
+    output_option(p, "--out", required=True, metavar="FILE", help="model file (.npz), checkpointed")
     p.add_argument("--episodes", type=positive_int, default=960_000, help="self-play games in all")
     p.add_argument(
         "--tuples",
@@ -93,7 +93,8 @@ def register(app: Any) -> None:
             "boardai othello match --black dqn:model=runs/othello/dqn.pt --white random"
         ),
     )
-    d.add_argument(
+    output_option(
+        d,
         "--out",
         required=True,
         metavar="FILE",

@@ -5,18 +5,44 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from boardai.cli._common import positive_int
+from boardai.cli._common import output_option, positive_int
+
+#: Deeper runs need --force: depth 12 counts about 2 billion leaves, some 20 s at the 100
+#: million leaves a second of a busy 2-core machine, and each ply more is about 9 times that.
+MAX_DEPTH = 12
+#: Leaves at depths 1..10 (a pass counts as a ply); deeper ones are estimated from the last.
+LEAVES = (4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571056)
+GROWTH = 9.0
+RATE = 1e8
+
+
+def estimate(depth: int) -> tuple[float, float]:
+    """(leaves, seconds) a run of ``depth`` plies takes, roughly."""
+    if depth <= len(LEAVES):
+        leaves = float(LEAVES[depth - 1])
+    else:
+        leaves = LEAVES[-1] * GROWTH ** (depth - len(LEAVES))
+    return leaves, leaves / RATE
 
 
 def register(app: Any) -> None:
     p = app.command(
         "perft othello",
         help="Othello perft from the start position (a pass is a ply) and leaves per second",
-        examples="boardai perft othello 7\nboardai perft othello 11 --json perft.json",
+        examples=(
+            "boardai perft othello 7\nboardai perft othello 11 --json perft.json\n"
+            "boardai perft othello 13 --force   # about 3 minutes"
+        ),
     )
-    p.add_argument("depth", type=positive_int, help="plies (1..7 give 4 12 56 244 1396 8200 55092)")
+    p.add_argument(
+        "depth",
+        type=positive_int,
+        help=f"plies (1..7 give 4 12 56 244 1396 8200 55092); above {MAX_DEPTH} (about 20 s, "
+        "and 9 times longer each ply more) only with --force",
+    )
+    p.add_argument("--force", action="store_true", help=f"run a depth above {MAX_DEPTH} anyway")
     p.add_argument("--repeat", type=positive_int, default=1, help="runs; the median time is shown")
-    p.add_argument("--json", metavar="FILE", help="write depth, leaves, seconds as JSON")
+    output_option(p, "--json", metavar="FILE", help="write depth, leaves, seconds as JSON")
     p.set_defaults(func=run)
 
 
@@ -24,7 +50,17 @@ def run(args: argparse.Namespace) -> int:
     import statistics
     import time
 
-    from boardai.cli._common import console, write_json
+    from boardai.cli._common import console, rough_duration, write_json
+    from boardai.errors import UsageError
+
+    leaves_guess, seconds_guess = estimate(args.depth)
+    guess = f"about {leaves_guess:.1e} leaves, {rough_duration(seconds_guess * args.repeat)}"
+    if args.depth > MAX_DEPTH and not args.force:
+        raise UsageError(
+            f"perft othello {args.depth} counts {guess} at 1e8 leaves/s: add --force to run it"
+        )
+    if args.depth > MAX_DEPTH:
+        console(stderr=True).print(f"perft othello {args.depth}: {guess}, in one compiled call")
     from boardai.othello import kernels as K
 
     K.perft(K.START_BLACK, K.START_WHITE, 1)  # compile or load before timing

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from boardai.cli._common import nonneg_int, positive_int, probability
+from boardai.cli._common import nonneg_int, output_option, positive_int, probability
 
 CHUNK = 2000
 
@@ -39,8 +39,8 @@ def register(app: object) -> None:
         default=None,
         help="score band width (default: chosen from the data)",
     )
-    p.add_argument(
-        "--json", metavar="FILE", help="write the summary and every game's result as JSON"
+    output_option(
+        p, "--json", metavar="FILE", help="write the summary and every game's result as JSON"
     )
     p.set_defaults(func=run)
 

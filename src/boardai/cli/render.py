@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from boardai.cli._common import positive_int
+from boardai.cli._common import output_option, positive_int
 
 
 def register(app: argparse.Namespace) -> None:
@@ -26,8 +26,8 @@ boardai render games.jsonl --png start.png --at 0      # the start position
     p.add_argument(
         "--game", type=int, default=0, metavar="K", help="which game (0 = first, -1 = last)"
     )
-    p.add_argument("--png", metavar="OUT", help="write a picture of one position")
-    p.add_argument("--gif", metavar="OUT", help="write the whole game as an animated GIF")
+    output_option(p, "--png", metavar="OUT", help="write a picture of one position")
+    output_option(p, "--gif", metavar="OUT", help="write the whole game as an animated GIF")
     p.add_argument(
         "--at",
         type=int,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from boardai.cli._common import nonneg_int, positive_int
+from boardai.cli._common import output_option, port_number, positive_int
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
@@ -29,10 +29,10 @@ boardai serve --host 0.0.0.0       # reachable from other machines: only on a tr
         "--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)"
     )
     p.add_argument(
-        "--port", type=nonneg_int, default=8000, help="port (default 8000; 0 picks a free one)"
+        "--port", type=port_number, default=8000, help="port (default 8000; 0 picks a free one)"
     )
-    p.add_argument(
-        "--record", metavar="FILE", help="append every finished game to this JSON-lines file"
+    output_option(
+        p, "--record", metavar="FILE", help="append every finished game to this JSON-lines file"
     )
     p.add_argument(
         "--add-player",

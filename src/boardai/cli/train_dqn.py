@@ -127,7 +127,7 @@ def register(app: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from boardai.cli._common import console, progress
+    from boardai.cli._common import check_output, console, progress
     from boardai.errors import UsageError
     from boardai.g2048.train.dqn import DQNConfig, DQNTrainer, load_checkpoint, preset_config
 
@@ -151,6 +151,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(e)) from None
     if args.steps < 1:
         raise UsageError("--steps must be >= 1")
+    check_output(out, "--out", folder=True)
     trainer = DQNTrainer(cfg, out, tensorboard=args.tensorboard)
     if args.resume:
         trainer.load(out / "checkpoint.pt")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from boardai.cli._common import nonneg_int, positive_int, probability
+from boardai.cli._common import nonneg_int, output_option, positive_int, probability
 from boardai.learn.patterns import PATTERN_SETS
 
 EXAMPLES = """
@@ -55,7 +55,7 @@ def register(app: Any) -> None:
             "r + V(afterstate), updates from the end of each episode backwards (seed 004),\n"
             "or online. Every --report-every episodes it prints seed 004's report (average\n"
             "and max score, moves/s, tile reach table) and appends a CSV row; every\n"
-            "--checkpoint-every episodes (and at Ctrl-C) it saves --out."
+            "--checkpoint-every episodes (and at Ctrl-C or SIGTERM, exit code 130) it saves --out."
         ),
     )
     p.add_argument(
@@ -69,7 +69,7 @@ def register(app: Any) -> None:
         default=100_000,
         help="total episodes to reach (default: 100000)",
     )
-    p.add_argument("--out", required=True, help="model file to write (.npz)")
+    output_option(p, "--out", required=True, help="model file to write (.npz)")
     p.add_argument(
         "--resume",
         metavar="MODEL",
@@ -183,8 +183,8 @@ def register(app: Any) -> None:
         default=10_000,
         help="episodes per save, 0: only at the end",
     )
-    p.add_argument("--csv", help="write the report rows to this CSV file")
-    p.add_argument("--plot", help="write the learning curve to this PNG file")
+    output_option(p, "--csv", help="write the report rows to this CSV file")
+    output_option(p, "--plot", help="write the learning curve to this PNG file")
     p.add_argument("--quiet", action="store_true", help="no reach tables, just one line per report")
     p.set_defaults(func=run)
 
@@ -224,7 +224,7 @@ def register(app: Any) -> None:
     b.add_argument(
         "--seed", type=nonneg_int, default=2024, help="rng seed of the timed episodes and games"
     )
-    b.add_argument("--json", help="also write the results to this JSON file")
+    output_option(b, "--json", help="also write the results to this JSON file")
     b.set_defaults(func=bench)
 
 
@@ -376,12 +376,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 class _StopFlag:
-    """Ctrl-C sets a flag instead of raising, so a chunk always finishes whole (the saved
-    state then matches the episode count); a second Ctrl-C raises as usual."""
+    """Ctrl-C (or SIGTERM) sets a flag instead of raising, so a chunk always finishes whole
+    (the saved state then matches the episode count); a second one raises as usual."""
+
+    SIGNALS = ("SIGINT", "SIGTERM")
 
     def __init__(self) -> None:
         self.set = False
-        self._old: Any = None
+        self._old: dict[str, Any] = {}
 
     def _handler(self, signum: int, frame: Any) -> None:
         if self.set:
@@ -394,14 +396,15 @@ class _StopFlag:
         import threading
 
         if threading.current_thread() is threading.main_thread():
-            self._old = signal.signal(signal.SIGINT, self._handler)
+            for name in self.SIGNALS:
+                self._old[name] = signal.signal(getattr(signal, name), self._handler)
         return self
 
     def __exit__(self, *exc: object) -> None:
         import signal
 
-        if self._old is not None:
-            signal.signal(signal.SIGINT, self._old)
+        for name, old in self._old.items():
+            signal.signal(getattr(signal, name), old)
 
 
 def bench(args: argparse.Namespace) -> int:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from boardai.cli._common import output_option
+
 
 def register(app: argparse.Namespace) -> None:
     p = app.command(
@@ -30,8 +32,8 @@ boardai tui --othello --record games.jsonl
         "--game", type=int, default=0, metavar="K", help="with --replay: the game to show first"
     )
     p.add_argument("--othello", action="store_true", help="start on the Othello screen")
-    p.add_argument(
-        "--record", metavar="FILE", help="append every finished game to this JSON-lines file"
+    output_option(
+        p, "--record", metavar="FILE", help="append every finished game to this JSON-lines file"
     )
     p.set_defaults(func=run)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from boardai.cli._common import nonneg_int
+from boardai.cli._common import nonneg_int, output_option
 
 
 def register(app: object) -> None:
@@ -31,7 +31,7 @@ def register(app: object) -> None:
         default=0.02,
         help="seconds between moves (default 0.02; 0: full speed)",
     )
-    p.add_argument("--record", metavar="FILE", help="write the game's replay record (JSON lines)")
+    output_option(p, "--record", metavar="FILE", help="write the game's replay record (JSON lines)")
     p.set_defaults(func=run)
 
 
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
     import time
 
-    from boardai.cli._common import console
+    from boardai.cli._common import console, warn_if_slow
     from boardai.errors import UsageError
     from boardai.g2048 import ACTION_NAMES, Game
     from boardai.g2048.agents import make_agent
@@ -79,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.delay < 0:
         raise UsageError(f"--delay {args.delay}: must be >= 0")
+    warn_if_slow("2048", [args.agent])
     agent = make_agent(args.agent, seed=args.seed)
     game = Game(seed=args.seed)
     agent.reset()

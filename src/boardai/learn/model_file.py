@@ -43,7 +43,7 @@ from boardai.learn.ntuple import NTupleNetwork, stages_to_json
 from boardai.learn.patterns import pattern_names
 
 FORMAT = "boardai-ntuple"
-#: The newest format this module reads: 1 full precision, 2 compact (float16 weights).
+#: The newest format this module reads: 1 full precision, 2 compact (int16 weights per block).
 FORMAT_VERSION = 2
 #: Weight encodings: full precision, or int16 per block, sparse (the compact format).
 PRECISIONS = ("float32", "int16")
@@ -51,6 +51,9 @@ PRECISIONS = ("float32", "int16")
 BLOCK = 4096
 _I16_TOP = 32767
 _CHUNK = 1 << 22  # weights per step of compacting and loading (a multiple of BLOCK and 8)
+#: The format of Othello's n-tuple files (boardai.othello.ntuple_file), named here to tell a
+#: user who gives one to a 2048 player which game it belongs to.
+OTHELLO_FORMAT = "boardai-othello-ntuple"
 
 
 def save_model(
@@ -228,11 +231,15 @@ def _open(path: str | os.PathLike[str]) -> Iterator[Any]:
 
 def _meta(z: Any, path: str | os.PathLike[str]) -> dict[str, Any]:
     try:
-        meta = json.loads(bytes(z["meta"]).decode("utf-8"))
+        meta = json.loads(meta_text(z["meta"]))
     except KeyError:
         raise ModelFileError(path, "not a boardai n-tuple model (no metadata)") from None
     except (ValueError, OSError, EOFError, zipfile.BadZipFile) as e:
         raise ModelFileError(path, f"damaged metadata ({type(e).__name__}: {e})") from None
+    if isinstance(meta, dict) and meta.get("format") == OTHELLO_FORMAT:
+        raise ModelFileError(
+            path, "an Othello n-tuple model, not a 2048 one (use it with boardai othello ...)"
+        )
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise ModelFileError(path, f"not a boardai n-tuple model (format is not {FORMAT!r})")
     if meta.get("index_order", "first cell lowest") != "first cell lowest":
@@ -244,3 +251,9 @@ def _meta(z: Any, path: str | os.PathLike[str]) -> dict[str, Any]:
             f"({FORMAT_VERSION})",
         )
     return meta
+
+
+def meta_text(raw: np.ndarray) -> str:
+    """The JSON text of a model file's ``meta`` array: UTF-8 bytes (2048 files) or a string
+    array (Othello files)."""
+    return str(raw) if raw.dtype.kind == "U" else bytes(raw).decode("utf-8")

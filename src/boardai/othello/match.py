@@ -126,9 +126,14 @@ _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(a: str, b: str, epsilon: float, seed: int, keep: bool, swap: bool) -> None:
+    from boardai.errors import UsageError
     from boardai.othello.agents import make_agent
 
-    _WORKER.update(a=make_agent(a, seed), b=make_agent(b, seed + 1))
+    _WORKER.clear()
+    try:
+        _WORKER.update(a=make_agent(a, seed), b=make_agent(b, seed + 1))
+    except UsageError as e:  # raised by the first game, so the parent gets it as it is
+        _WORKER["error"] = e
     _WORKER.update(epsilon=epsilon, seed=seed, keep=keep, swap=swap)
 
 
@@ -136,6 +141,8 @@ def _play_index(index: int) -> GameOutcome:
     """Game ``index`` of the match: pair ``index // 2``, A black in even games (or all, without
     swapping)."""
     w = _WORKER
+    if "error" in w:
+        raise w["error"]
     gseed = game_seed(w["seed"], index // 2 if w["swap"] else index)
     a_color = BLACK if index % 2 == 0 or not w["swap"] else WHITE
     _seed_agent(w["a"], gseed)

@@ -16,6 +16,8 @@ import numpy as np
 from boardai import __version__
 from boardai.atomic import atomic_write
 from boardai.errors import ModelFileError, UsageError
+from boardai.learn.model_file import FORMAT as G2048_FORMAT
+from boardai.learn.model_file import meta_text
 from boardai.othello.ntuple import NTupleNetwork
 
 FORMAT = "boardai-othello-ntuple"
@@ -60,12 +62,17 @@ def load_model(path: str | os.PathLike[str]) -> tuple[NTupleNetwork, dict[str, A
         raise ModelFileError(p, "no such model file")
     try:
         with np.load(p, allow_pickle=False) as data:
-            meta = json.loads(str(data["meta"]))
+            meta = json.loads(meta_text(data["meta"]))
             weights = data["weights"]
     except (OSError, ValueError, KeyError, zipfile.BadZipFile, json.JSONDecodeError) as e:
         raise ModelFileError(p, f"not a readable model file ({e})") from None
-    if meta.get("format") != FORMAT:
-        raise ModelFileError(p, f"not an Othello n-tuple model (format {meta.get('format')!r})")
+    fmt = meta.get("format") if isinstance(meta, dict) else None
+    if fmt == G2048_FORMAT:
+        raise ModelFileError(
+            p, "a 2048 n-tuple model, not an Othello one (use it with boardai eval, play or watch)"
+        )
+    if fmt != FORMAT:
+        raise ModelFileError(p, f"not an Othello n-tuple model (format {fmt!r})")
     try:
         net = NTupleNetwork.create(meta["tuples"], int(meta.get("stages", 1)))
     except (KeyError, TypeError, ValueError, UsageError) as e:

@@ -602,12 +602,13 @@ class DQNTrainer:
         }
 
     def save(self, path: str | Path, with_replay: bool | None = None) -> None:
-        """Write a checkpoint atomically (replay buffer included if ``save_replay``)."""
-        import torch
+        """Write a checkpoint atomically (replay buffer included if ``save_replay``), as
+        plain data: numpy arrays become tensors (see :mod:`boardai.learn.torch_file`)."""
+        from boardai.learn import torch_file
 
         state = self.state(self.cfg.save_replay if with_replay is None else with_replay)
         with atomic_write(path, "wb") as f:
-            torch.save(state, f)
+            torch_file.save(state, f)
 
     def load(self, path: str | Path) -> None:
         """Continue from a checkpoint written by :meth:`save` (same network settings)."""
@@ -624,7 +625,9 @@ class DQNTrainer:
         self.rng.bit_generator.state = state["rng"]
         self.history = list(state.get("history") or [])
         if state.get("replay") is not None:
-            self.replay.load_state_dict(state["replay"])
+            replay = dict(state["replay"])
+            replay["fields"] = {k: np.asarray(v) for k, v in replay["fields"].items()}
+            self.replay.load_state_dict(replay)
         self._running = False
 
     # -- the loop -----------------------------------------------------------------------------
@@ -833,16 +836,20 @@ def q_forward_action(
 
 
 def load_checkpoint(path: str | Path) -> dict[str, Any]:
-    """Read a DQN checkpoint (raises ModelFileError naming the file if it is not one)."""
-    import torch
+    """Read a DQN checkpoint (raises ModelFileError naming the file if it is not one).
+
+    The file is read as plain data (tensors, dicts, numbers, strings): a file that would
+    run code to load is refused before anything in it runs."""
+    from boardai.learn import torch_file
 
     p = Path(path)
     if not p.is_file():
         raise ModelFileError(p, "no such file")
-    try:
-        state = torch.load(p, map_location="cpu", weights_only=False)
-    except Exception as e:  # torch raises many kinds for a damaged file
-        raise ModelFileError(p, f"not a readable DQN checkpoint ({type(e).__name__})") from None
+    state = torch_file.load(p, p)
+    if isinstance(state, dict) and state.get("format") == "boardai-othello-dqn":
+        raise ModelFileError(
+            p, "an Othello DQN model, not a 2048 one (use it with boardai othello ...)"
+        )
     if not isinstance(state, dict) or state.get("format") != CHECKPOINT_FORMAT:
         raise ModelFileError(
             p, f"not a boardai DQN checkpoint (expected format {CHECKPOINT_FORMAT!r})"

@@ -223,27 +223,28 @@ def save_checkpoint(
     opt_state: dict[str, Any] | None = None,
 ) -> None:
     """Write the network, its config, ``meta`` and the optimizer state (for resuming)
-    atomically (a torch file)."""
-    import torch
+    atomically (a torch file of plain data, see :mod:`boardai.learn.torch_file`)."""
+    from boardai.learn import torch_file
 
     data = {"format": FORMAT, "config": asdict(config), "state": net.state_dict(), "meta": meta}
     if opt_state is not None:
         data["opt"] = opt_state
     with atomic_write(path, "wb") as f:
-        torch.save(data, f)
+        torch_file.save(data, f)
 
 
 def load_checkpoint(path: str | Path) -> tuple[Any, DQNConfig, dict[str, Any]]:
     """(network in eval mode, config, meta) of a checkpoint; ModelFileError if unusable."""
-    import torch
+    from boardai.learn import torch_file
 
     p = Path(path)
     if not p.is_file():
         raise ModelFileError(p, "no such model file")
-    try:
-        data = torch.load(p, map_location="cpu", weights_only=True)
-    except Exception as e:
-        raise ModelFileError(p, f"not a readable torch file ({type(e).__name__})") from None
+    data = torch_file.load(p, p)
+    if isinstance(data, dict) and data.get("format") == "boardai-dqn-2048":
+        raise ModelFileError(
+            p, "a 2048 DQN checkpoint, not an Othello one (use it with boardai eval, play or watch)"
+        )
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ModelFileError(p, "not an Othello DQN model")
     names = {f.name for f in fields(DQNConfig)}
@@ -348,6 +349,7 @@ def train(
     import torch
     import torch.nn.functional as F
 
+    from boardai.learn import torch_file
     from boardai.othello.match import play_match
 
     torch.set_num_threads(1)
@@ -367,7 +369,7 @@ def train(
         steps = int(saved.get("updates", 0))
         history = list(saved.get("evals", []))
         rng = np.random.default_rng([config.seed, done_games])
-        state = torch.load(out, map_location="cpu", weights_only=True).get("opt")
+        state = torch_file.load(out, out).get("opt")
         if state is not None:
             opt.load_state_dict(state)
     best_score = max((e["score_vs_wpc"] for e in history), default=-1.0)

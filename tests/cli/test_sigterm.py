@@ -1,0 +1,77 @@
+"""SIGTERM (kill, timeout, a job scheduler) stops training as Ctrl-C does: the model is saved
+and the command exits 130."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).parents[2] / "src"
+
+
+def _train_until(argv: list[str], ready: Callable[[], bool], timeout: float = 180) -> int:
+    """Run ``boardai ARGV``, send SIGTERM once ``ready()``, return the exit code."""
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "boardai", *argv],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + timeout  # the first run compiles the kernels
+        while not ready():
+            assert proc.poll() is None, "training ended before its first checkpoint"
+            assert time.monotonic() < deadline, "no checkpoint in time"
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert b"Traceback" not in err, err.decode()
+    return proc.returncode
+
+
+def test_train_ntuple_saves_on_sigterm(tmp_path: Path) -> None:
+    from boardai.g2048.train.trainer import Trainer
+
+    out = tmp_path / "m.npz"
+    argv = ["train", "ntuple", "--patterns", "0123,4567", "--episodes", "100000000"]
+    argv += ["--checkpoint-every", "100", "--quiet", "--out", str(out)]
+    assert _train_until(argv, out.exists) == 130
+    first = Trainer.load(out).episodes
+    assert first >= 100
+
+
+@pytest.mark.slow
+def test_train_othello_ntuple_saves_on_sigterm(tmp_path: Path) -> None:
+    from boardai.othello.ntuple_file import load_model
+
+    out = tmp_path / "o.npz"
+    argv = ["train", "othello-ntuple", "--episodes", "100000000", "--tuples", "small"]
+    argv += ["--eval-every", "200", "--eval-games", "2", "--out", str(out)]
+    assert _train_until(argv, out.exists) == 130
+    _, meta = load_model(out)
+    assert meta
+
+
+@pytest.mark.slow
+def test_train_dqn_saves_on_sigterm(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    from boardai.g2048.train.dqn import load_checkpoint
+
+    out = tmp_path / "run"
+    argv = ["train", "dqn", "--net", "fc", "--planes", "12", "--hidden", "16", "--num-envs", "4"]
+    argv += ["--warmup", "32", "--batch-size", "16", "--eval-games", "2", "--eval-every", "0"]
+    argv += ["--save-every", "200", "--steps", "100000000", "--out", str(out)]
+    assert _train_until(argv, (out / "checkpoint.pt").exists) == 130
+    assert load_checkpoint(out / "checkpoint.pt")["counters"]["env_steps"] >= 200

@@ -1,0 +1,124 @@
+"""A user's mistake is one line on stderr and exit code 2, never a traceback; output paths are
+checked before the work starts, and results are not lost when writing them fails."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from boardai.cli import main
+from boardai.cli._common import check_output
+from boardai.errors import ModelFileError, UsageError
+
+
+def _one_error_line(err: str) -> str:
+    """The single ``boardai: error:`` line of ``err`` (and no traceback)."""
+    assert "Traceback" not in err
+    lines = [line for line in err.splitlines() if line.startswith("boardai: error: ")]
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["eval", "--agent", "random", "--games", "3", "--json", "/proc/x/x.json"], "--json"),
+        (["eval", "--agent", "random", "--games", "3", "--plot", "/proc/x/p.png"], "--plot"),
+        (["compare", "--agents", "random", "greedy", "--json", "/proc/x/c.json"], "--json"),
+        (["train", "ntuple", "--out", "/proc/x/z.npz"], "--out /proc/x/z.npz"),
+        (["train", "dqn", "--out", "/proc/x"], "--out /proc/x"),
+        (["train", "othello-ntuple", "--out", "/proc/x/o.npz"], "--out"),
+        (["perft", "othello", "3", "--json", "/proc/x/p.json"], "--json"),
+        (["othello", "match", "--black", "random", "--white", "wpc", "--json", "/proc/x/m"], ""),
+    ],
+)
+def test_an_unwritable_output_fails_before_the_work(
+    argv: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    line = _one_error_line(err)
+    assert err.strip() == line  # nothing ran: no progress bar, no results
+    assert says in line and "cannot write there" in line
+    assert out == ""
+
+
+def test_output_checks_name_the_problem(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(UsageError, match="is a folder, not a file"):
+        check_output(tmp_path, "--json")
+    with pytest.raises(UsageError, match=r"file is not a folder"):
+        check_output(tmp_path / "file" / "x.json", "--json")
+    with pytest.raises(UsageError, match="is a file, not a folder"):
+        check_output(tmp_path / "file", "--out", folder=True)
+    check_output(tmp_path / "new" / "deeper" / "x.json", "--json")  # made, and left empty
+    assert list((tmp_path / "new" / "deeper").iterdir()) == []
+    check_output("/dev/null", "--json")
+
+
+def test_eval_results_are_not_lost_when_the_write_fails(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["eval", "--agent", "random", "--games", "3", "--workers", "1"]
+    assert main([*argv, "--record", "/dev/full"]) == 2
+    out, err = capsys.readouterr()
+    line = _one_error_line(err)
+    assert "/dev/full: No space left on device" in line and "results above" in line
+    assert "random, 3 games" in out  # the summary was shown
+    assert main([*argv, "--json", "/dev/null"]) == 0  # a device is written to, not replaced
+
+
+def test_a_port_out_of_range_is_an_argparse_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["serve", "--port", "70000"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.splitlines()[-1].endswith("not a port (0..65535)")
+
+
+def _othello_model(path: Path) -> Path:
+    from boardai.othello.ntuple import NTupleNetwork
+    from boardai.othello.ntuple_file import save_network
+
+    save_network(path, NTupleNetwork.create("small"))
+    return path
+
+
+def _2048_model(path: Path) -> Path:
+    from boardai.learn.model_file import save_model
+    from boardai.learn.ntuple import NTupleNetwork
+
+    save_model(path, NTupleNetwork.create("0123,4567"))
+    return path
+
+
+def test_a_model_of_the_other_game_says_which_game_it_is(tmp_path: Path) -> None:
+    from boardai.g2048.agents import make_agent as make_2048
+    from boardai.othello.agents import make_agent as make_othello
+
+    othello = _othello_model(tmp_path / "o.npz")
+    with pytest.raises(ModelFileError, match=r"o\.npz: an Othello n-tuple model, not a 2048 one"):
+        make_2048(f"ntuple:model={othello}")
+    g2048 = _2048_model(tmp_path / "g.npz")
+    with pytest.raises(ModelFileError, match=r"g\.npz: a 2048 n-tuple model, not an Othello one"):
+        make_othello(f"ntuple:model={g2048}")
+
+
+def test_othello_match_with_a_bad_model_over_workers_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    g2048 = _2048_model(tmp_path / "g.npz")
+    argv = ["othello", "match", "--black", f"ntuple:model={g2048}", "--white", "wpc"]
+    assert main([*argv, "--games", "4", "--workers", "2"]) == 2
+    line = _one_error_line(capsys.readouterr().err)
+    assert "not an Othello one" in line
+
+
+def test_a_player_failing_in_a_worker_comes_back_as_its_error(tmp_path: Path) -> None:
+    """Past the parent's check (the file changed meanwhile), a worker's UsageError reaches the
+    parent as it is, not as a broken process pool."""
+    from boardai.othello.match import run_games
+
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a model")
+    with pytest.raises(ModelFileError, match=r"bad\.npz"):
+        list(run_games(f"ntuple:model={bad}", "wpc", 2, workers=2))
