@@ -64,3 +64,30 @@ def test_shipped_model_plays(name: str) -> None:
         b = Board.initial()
         agent = make_othello(f"{e.kind.removeprefix('othello-')}:model={name}")
         assert agent.act(b) in b.legal_actions()
+
+
+def card_figures(command: str, out: dict) -> list[str]:
+    """The figures of a card's strength ``result`` that its command's JSON output gives."""
+    if " othello match " in f" {command} ":
+        wdl = f"{out['wins']:,} / {out['draws']:,} / {out['losses']:,}"
+        return [wdl, f"{out['score']:.3f} ± {out['score_se']:.3f}"]
+    games = out["games"]
+    return [f"{games['average']:,.0f} ± {games['se']:,.0f}"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", shipped())
+def test_card_strength_is_what_its_command_measures(name: str, tmp_path: Path) -> None:
+    """Every card's strength figure comes out of its own command, run again here."""
+    import json
+    import shlex
+    import subprocess
+    import sys
+
+    e = store.entry(name)
+    assert e.strength is not None and e.strength.command.startswith("boardai ")
+    out = tmp_path / "out.json"
+    args = shlex.split(e.strength.command)[1:] + ["--json", str(out)]
+    subprocess.run([sys.executable, "-m", "boardai", *args], check=True, capture_output=True)
+    for figure in card_figures(e.strength.command, json.loads(out.read_text())):
+        assert figure in e.strength.result, (figure, e.strength.result)
