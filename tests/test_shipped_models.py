@@ -87,7 +87,7 @@ def test_card_strength_is_what_its_command_measures(name: str, tmp_path: Path) -
     e = store.entry(name)
     assert e.strength is not None and e.strength.command.startswith("boardai ")
     out = tmp_path / "out.json"
-    args = shlex.split(e.strength.command)[1:] + ["--json", str(out)]
+    args = [*shlex.split(e.strength.command)[1:], "--json", str(out)]
     subprocess.run([sys.executable, "-m", "boardai", *args], check=True, capture_output=True)
     for figure in card_figures(e.strength.command, json.loads(out.read_text())):
         assert figure in e.strength.result, (figure, e.strength.result)
