@@ -13,7 +13,8 @@ record     the current game's record (see :mod:`boardai.records`)
 replay     ``{"record": {...}}``: open a game record; then ``seek``
 seek       ``{"index": int}``: show position ``index`` of the open replay (0 = start)
 agents     the players the server offers in each game, and what a client may set on each
-cancel     stop waiting for this socket's search (its reply then is an error)
+cancel     drop this socket's search: no reply comes for it (an Othello game stopped in the
+           computer's reply stays on its turn: ``undo`` or ``new``)
 =========  =====================================================================================
 
 A ``spec`` names one of the players the server offers (:mod:`boardai.ui.web.players`), with
@@ -297,9 +298,20 @@ class Connection:
         return True
 
     def close(self) -> None:
-        """The socket closed: drop its search, keep the game if it had moves."""
+        """The socket closed: drop its search, keep the game if it had moves (once a search
+        still running is done with it)."""
         self.cancel()
-        self._save()
+        if self.busy:
+            assert self._thinking is not None
+            self._thinking.add_done_callback(lambda _: self._save_quietly())
+        else:
+            self._save()
+
+    def _save_quietly(self) -> None:
+        try:
+            self._save()
+        except Exception:  # a full disk must not kill a search thread
+            log.exception("could not save the game of a closed socket")
 
     # -- requests -------------------------------------------------------------------------
 
