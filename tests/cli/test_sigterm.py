@@ -67,7 +67,7 @@ def test_train_othello_ntuple_saves_on_sigterm(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_train_dqn_saves_on_sigterm(tmp_path: Path) -> None:
     pytest.importorskip("torch")
-    from boardai.g2048.train.dqn import load_checkpoint
+    from boardai.g2048.qnet import load_checkpoint
 
     out = tmp_path / "run"
     argv = ["train", "dqn", "--net", "fc", "--planes", "12", "--hidden", "16", "--num-envs", "4"]

@@ -14,15 +14,9 @@ from boardai.g2048 import Game
 from boardai.g2048 import kernels as K
 from boardai.g2048.agents import make_agent
 from boardai.g2048.board import Board
+from boardai.g2048.qnet import QInputs, load_checkpoint, q_forward
 from boardai.g2048.rewards import move_log2_reward
-from boardai.g2048.train.dqn import (
-    DQNConfig,
-    DQNTrainer,
-    load_checkpoint,
-    preset_config,
-    q_forward,
-    q_forward_action,
-)
+from boardai.g2048.train.dqn import DQNConfig, DQNTrainer, preset_config, q_forward_action
 
 TINY = {
     "net": "fc",
@@ -248,3 +242,11 @@ def test_augment_trains_the_afterstate_net_and_is_refused_elsewhere(tmp_path: Pa
     assert any(not torch.equal(p, q) for p, q in zip(before, after, strict=True))
     with pytest.raises(ValueError, match="augment needs the afterstate net"):
         DQNConfig(net="fc", augment=True)
+
+
+def test_a_players_inputs_default_as_the_trainers_config() -> None:
+    # a checkpoint that leaves a setting out is read by the player as the trainer would
+    defaults = DQNConfig()
+    assert QInputs() == QInputs.of_run({})
+    for name in ("planes", "reward", "reward_scale"):
+        assert getattr(QInputs(), name) == getattr(defaults, name)

@@ -35,7 +35,7 @@ def _evil_checkpoint(path: Path, marker: Path, fmt: str) -> Path:
 @pytest.mark.parametrize("fmt", ["boardai-dqn-2048", "nothing"])
 def test_the_2048_player_and_trainer_run_no_code(tmp_path: Path, fmt: str) -> None:
     from boardai.g2048.agents import make_agent
-    from boardai.g2048.train.dqn import load_checkpoint
+    from boardai.g2048.qnet import load_checkpoint
 
     marker = tmp_path / "ran"
     evil = _evil_checkpoint(tmp_path / "evil.pt", marker, fmt)

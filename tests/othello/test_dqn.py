@@ -101,7 +101,8 @@ def test_replay_returns_skip_overwritten() -> None:
 def test_strong_preset_trains_and_plays(tmp_path: Path) -> None:
     pytest.importorskip("torch")
     from boardai.othello.agents import make_agent
-    from boardai.othello.train.dqn import load_checkpoint, preset_config, train
+    from boardai.othello.qnet import load_checkpoint
+    from boardai.othello.train.dqn import preset_config, train
 
     config = preset_config(
         "strong", games=6, parallel=4, start=64, batch=32, hidden=16, eval_every=3, eval_games=2
@@ -111,9 +112,20 @@ def test_strong_preset_trains_and_plays(tmp_path: Path) -> None:
     assert meta["games"] == 6 and meta["updates"] > 0 and len(meta["evals"]) == 2
     assert (tmp_path / "strong.best.pt").is_file()
     _, loaded, _ = load_checkpoint(out)
-    assert loaded.net == "mlp" and loaded.symmetries
+    assert loaded["net"] == "mlp" and loaded["symmetries"]
     agent = make_agent(f"dqn:model={out}")
     for b in _boards(20, 6):
         assert agent.act(b) in b.legal_actions()
     again = train(preset_config("strong", **{**vars(config), "games": 9}), out, resume=True)
     assert again["games"] == 9 and again["updates"] > meta["updates"]
+
+
+def test_a_players_net_shape_defaults_as_the_trainers_config() -> None:
+    # a checkpoint that leaves a setting out builds the network the trainer would
+    from boardai.othello.qnet import NetShape
+    from boardai.othello.train.dqn import DQNConfig
+
+    defaults = DQNConfig()
+    assert NetShape() == NetShape.of_run({})
+    for name in ("net", "hidden", "layers", "blocks"):
+        assert getattr(NetShape(), name) == getattr(defaults, name)

@@ -129,7 +129,8 @@ def run(args: argparse.Namespace) -> int:
 
     from boardai.cli._common import check_output, console, progress
     from boardai.errors import UsageError
-    from boardai.g2048.train.dqn import DQNConfig, DQNTrainer, load_checkpoint, preset_config
+    from boardai.g2048.qnet import load_checkpoint
+    from boardai.g2048.train.dqn import DQNConfig, DQNTrainer, preset_config
 
     overrides = {
         f.name: getattr(args, f.name)
@@ -177,7 +178,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _evaluate(path: Any, games: int, seed: int, as_json: bool) -> int:
     from boardai.cli._common import console
-    from boardai.g2048.train.dqn import DQNConfig, DQNTrainer, load_checkpoint
+    from boardai.g2048.qnet import load_checkpoint
+    from boardai.g2048.train.dqn import DQNConfig, DQNTrainer
 
     state = load_checkpoint(path)
     trainer = DQNTrainer(DQNConfig(**state["config"]), path.parent)

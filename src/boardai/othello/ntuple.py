@@ -31,9 +31,17 @@ import numpy as np
 
 from boardai._jit import njit
 from boardai.errors import UsageError
-from boardai.othello.kernels import popcount
+from boardai.othello.kernels import (
+    PASS,
+    final_score,
+    legal_moves,
+    lowest_square,
+    play_bit,
+    popcount,
+)
 
 _ONE = np.uint64(1)
+_ZERO = np.uint64(0)
 
 
 def _sq(text: str) -> int:
@@ -259,6 +267,47 @@ def value(
 ) -> float:
     """The network's value for the mover, ``tanh`` of :func:`raw_value`."""
     return np.tanh(raw_value(P, O, squares, offsets, weights))
+
+
+@njit
+def outcome(P: np.uint64, O: np.uint64) -> float:
+    """+1, 0 or -1: the finished game's result for the player to move."""
+    s = final_score(P, O)
+    return 1.0 if s > 0 else -1.0 if s < 0 else 0.0
+
+
+@njit
+def position_value(
+    P: np.uint64, O: np.uint64, squares: np.ndarray, offsets: np.ndarray, weights: np.ndarray
+) -> float:
+    """The game result if the game is over, else the network's value (for the mover)."""
+    if legal_moves(P, O) == 0 and legal_moves(O, P) == 0:
+        return outcome(P, O)
+    return value(P, O, squares, offsets, weights)
+
+
+@njit
+def greedy_action(
+    P: np.uint64, O: np.uint64, squares: np.ndarray, offsets: np.ndarray, weights: np.ndarray
+) -> np.int64:
+    """The move leaving the opponent the lowest value (first of equals); PASS when forced.
+
+    The ``ntuple`` player's 1-ply move, and the self-play policy of
+    :mod:`boardai.othello.train.ntuple`."""
+    moves = legal_moves(P, O)
+    if moves == 0:
+        return np.int64(PASS)
+    best = 1e300
+    best_a = np.int64(-1)
+    while moves:
+        m = moves & (_ZERO - moves)
+        moves ^= m
+        O2, P2 = play_bit(m, P, O)
+        v = position_value(O2, P2, squares, offsets, weights)
+        if v < best:
+            best = v
+            best_a = np.int64(lowest_square(m))
+    return best_a
 
 
 @njit

@@ -77,7 +77,53 @@ def board_text_othello(state: dict[str, Any], cursor: int | None = None) -> Text
     return text
 
 
-class Screen2048(Screen[None]):
+#: What :meth:`BoardScreen.off_thread` returns when the work raised a UsageError.
+FAILED = object()
+
+
+def _next(names: list[str], current: str) -> str:
+    """The name after ``current`` in ``names``, round the end."""
+    return names[(names.index(current) + 1) % len(names)]
+
+
+class BoardScreen(Screen[None]):
+    """What the screens share: a status line, the board and a note below it; and slow work (a
+    player thinking) run in a worker thread, one job at a time, so the screen stays live."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.busy = False
+        self.note = ""
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="status")
+        yield Static(id="board")
+        yield Static(id="note")
+        yield Footer()
+
+    def show(
+        self, status: str | None = None, board: Text | str | None = None, note: str | None = None
+    ) -> None:
+        """Draw the parts given; the others stay as they are."""
+        for part, content in (("#status", status), ("#board", board), ("#note", note)):
+            if content is not None:
+                self.query_one(part, Static).update(content)
+
+    async def off_thread(self, fn: Any, *args: Any) -> Any:
+        """``fn(*args)`` in a worker thread, ``busy`` meanwhile (callers check it first): its
+        result, or :data:`FAILED` after a UsageError, whose message becomes the note."""
+        self.busy = True
+        try:
+            return await asyncio.to_thread(fn, *args)
+        except UsageError as e:
+            self.note = str(e)
+            return FAILED
+        finally:
+            self.busy = False
+
+
+class Screen2048(BoardScreen):
     """2048: play, hint, autoplay with a speed, undo."""
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
@@ -104,16 +150,8 @@ class Screen2048(Screen[None]):
         self.best = 0
         self.speed = 3  # index into SPEEDS
         self.timer: Timer | None = None
-        self.busy = False
         self.note = "arrows or WASD move; space autoplays"
         self.keep_playing = False
-
-    def compose(self) -> ComposeResult:
-        yield Header()
-        yield Static(id="status")
-        yield Static(id="board")
-        yield Static(id="note")
-        yield Footer()
 
     def on_mount(self) -> None:
         self.redraw()
@@ -122,11 +160,6 @@ class Screen2048(Screen[None]):
         s = self.session.state()
         self.best = max(self.best, s["score"])
         auto = f"autoplay {SPEEDS[self.speed]}/s" + (" (on)" if self.timer else "")
-        self.query_one("#status", Static).update(
-            f"score {s['score']}   best {self.best}   moves {s['moves']}   "
-            f"player {self.player}   {auto}"
-        )
-        self.query_one("#board", Static).update(board_text_2048(s["grid"]))
         note = self.note
         if s["over"]:
             note = f"Game over! score {s['score']}: n new game, u undo"
@@ -134,7 +167,12 @@ class Screen2048(Screen[None]):
         elif s["won"] and not self.keep_playing:
             note = "You win! Keep playing (any move) or n for a new game"
             self.keep_playing = True
-        self.query_one("#note", Static).update(note)
+        self.show(
+            f"score {s['score']}   best {self.best}   moves {s['moves']}   "
+            f"player {self.player}   {auto}",
+            board_text_2048(s["grid"]),
+            note,
+        )
 
     def _act(self, fn: Any, *args: Any) -> None:
         try:
@@ -164,9 +202,8 @@ class Screen2048(Screen[None]):
     async def action_hint(self) -> None:
         if self.busy:
             return
-        self.busy = True
-        try:
-            hint = await asyncio.to_thread(self.session.hint, self.player)
+        hint = await self.off_thread(self.session.hint, self.player)
+        if hint is not FAILED:
             self.note = f"{self.player} suggests {hint['move']}"
             if hint["values"]:
                 names = ("up", "right", "down", "left")
@@ -176,10 +213,6 @@ class Screen2048(Screen[None]):
                     if v is not None
                 ]
                 self.note += " (" + ", ".join(shown) + ")"
-        except UsageError as e:
-            self.note = str(e)
-        finally:
-            self.busy = False
         self.redraw()
 
     def action_autoplay(self) -> None:
@@ -202,26 +235,20 @@ class Screen2048(Screen[None]):
         self.redraw()
 
     def action_player(self) -> None:
-        self.player = self.players[(self.players.index(self.player) + 1) % len(self.players)]
+        self.player = _next(self.players, self.player)
         self.redraw()
 
     async def _tick(self) -> None:
         if self.busy:
             return
-        self.busy = True
-        try:
-            await asyncio.to_thread(self.session.step, self.player)
-        except UsageError as e:
-            self.note = str(e)
+        if await self.off_thread(self.session.step, self.player) is FAILED:
             self.stop()
-        finally:
-            self.busy = False
         if self.session.game.is_over():
             self.stop()
         self.redraw()
 
 
-class ScreenOthello(Screen[None]):
+class ScreenOthello(BoardScreen):
     """Othello against a boardai player."""
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
@@ -250,26 +277,22 @@ class ScreenOthello(Screen[None]):
         self.sink = sink
         self.session: SessionOthello | None = None
         self.cursor = 19  # d3
-        self.busy = False
-        self.note = ""
-
-    def compose(self) -> ComposeResult:
-        yield Header()
-        yield Static(id="status")
-        yield Static(id="board")
-        yield Static(id="note")
-        yield Footer()
 
     async def on_mount(self) -> None:
         await self.action_new()
 
     def redraw(self) -> None:
         if self.session is None:
-            self.query_one("#status", Static).update("starting...")
+            self.show(status="starting...")
             return
         s = self.session.state()
         your_turn = not s["over"] and s["to_move"] == s["human"]
-        self.query_one("#status", Static).update(
+        note = self.note or s["message"]
+        if s["pass_forced"]:
+            note = "you have no move: press . to pass"
+        if s["over"]:
+            keep(self.session, self.sink, "tui")
+        self.show(
             f"you: {s['human']}   against {s['player']}   "
             f"black {s['counts']['black']}  white {s['counts']['white']}   "
             + (
@@ -278,34 +301,25 @@ class ScreenOthello(Screen[None]):
                 else "your move"
                 if your_turn
                 else f"{s['to_move']} to move"
-            )
+            ),
+            board_text_othello(s, self.cursor if your_turn else None),
+            note,
         )
-        self.query_one("#board", Static).update(
-            board_text_othello(s, self.cursor if your_turn else None)
-        )
-        note = self.note or s["message"]
-        if s["pass_forced"]:
-            note = "you have no move: press . to pass"
-        if s["over"]:
-            keep(self.session, self.sink, "tui")
-        self.query_one("#note", Static).update(note)
 
     async def _run(self, fn: Any, *args: Any) -> Any:
+        """``fn(*args)`` off the UI thread, saying so meanwhile: its result (None: busy, or
+        refused)."""
         if self.busy:
             return None
-        self.busy = True
         self.note = "thinking..."
         self.redraw()
-        try:
-            out = await asyncio.to_thread(fn, *args)
+        out = await self.off_thread(fn, *args)
+        if out is FAILED:
+            out = None
+        else:
             self.note = ""
-            return out
-        except UsageError as e:
-            self.note = str(e)
-            return None
-        finally:
-            self.busy = False
-            self.redraw()
+        self.redraw()
+        return out
 
     def action_cursor(self, step: int) -> None:
         row, col = divmod(self.cursor, 8)
@@ -343,9 +357,7 @@ class ScreenOthello(Screen[None]):
         await self.action_new()
 
     async def action_opponent(self) -> None:
-        self.opponent = self.opponents[
-            (self.opponents.index(self.opponent) + 1) % len(self.opponents)
-        ]
+        self.opponent = _next(self.opponents, self.opponent)
         await self.action_new()
 
     async def action_hint(self) -> None:
@@ -357,7 +369,7 @@ class ScreenOthello(Screen[None]):
                 self.redraw()
 
 
-class ScreenReplay(Screen[None]):
+class ScreenReplay(BoardScreen):
     """Step through the games of a record file."""
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
@@ -376,14 +388,6 @@ class ScreenReplay(Screen[None]):
         self.game = game
         self.session: SessionReplay | None = None
         self.timer: Timer | None = None
-        self.note = ""
-
-    def compose(self) -> ComposeResult:
-        yield Header()
-        yield Static(id="status")
-        yield Static(id="board")
-        yield Static(id="note")
-        yield Footer()
 
     def on_mount(self) -> None:
         self.load()
@@ -402,9 +406,7 @@ class ScreenReplay(Screen[None]):
 
     def redraw(self) -> None:
         if self.session is None:
-            self.query_one("#status", Static).update("")
-            self.query_one("#board", Static).update("")
-            self.query_one("#note", Static).update(self.note)
+            self.show("", "", self.note)
             return
         s = self.session.state()
         where = f"game {self.game} of {len(self.records)}   position {s['index']}/{s['length'] - 1}"
@@ -415,9 +417,7 @@ class ScreenReplay(Screen[None]):
         else:
             where += f"   black {s['counts']['black']}  white {s['counts']['white']}"
             board = board_text_othello(s)
-        self.query_one("#status", Static).update(where)
-        self.query_one("#board", Static).update(board)
-        self.query_one("#note", Static).update(self.note)
+        self.show(where, board, self.note)
 
     def action_step(self, step: int) -> None:
         if self.session is not None:

@@ -49,11 +49,11 @@ class DQNAgent:
         name: str = "dqn",
         device: str = "cpu",
     ) -> None:
-        from boardai.g2048.train.dqn import DQNConfig
+        from boardai.g2048.qnet import QInputs
 
         self.net = net
         self.kind = meta["input_kind"]
-        self.config = DQNConfig(**meta["config"])
+        self.config = QInputs.of_run(meta["config"])
         self.p4 = float(meta["config"].get("p4", 0.1))
         self.reward_scale = float(meta["config"].get("reward_scale", 1.0))
         self.reward_kind = meta["config"].get("reward", "score")
@@ -69,7 +69,7 @@ class DQNAgent:
         """Q values ``(n, 4)`` of packed boards ``(n, 2)``."""
         import torch
 
-        from boardai.g2048.train.dqn import q_forward
+        from boardai.g2048.qnet import q_forward
 
         with torch.no_grad():
             return q_forward(self.net, boards, self.kind, self.config, self.device).cpu().numpy()
@@ -122,7 +122,7 @@ def make_dqn(opts: DQNOptions, seed: int | None) -> DQNAgent:
     """A trained DQN (boardai train dqn); lookahead=1 adds seed 000's one-move search."""
     import torch
 
-    from boardai.g2048.train.dqn import load_qnet
+    from boardai.g2048.qnet import load_qnet
 
     torch.set_num_threads(opts.threads)
     from boardai.learn.store import resolve

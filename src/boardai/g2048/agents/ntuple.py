@@ -115,7 +115,7 @@ class NTupleAgent:
         return self.network.value(state)
 
     def act(self, state: Board) -> int:
-        from boardai.g2048.train.episodes import greedy_move
+        from boardai.g2048.ntuple_play import greedy_move
 
         action = int(greedy_move(np.uint64(state.lo), np.uint64(state.hi), self.data, 0)[0])
         if action < 0:

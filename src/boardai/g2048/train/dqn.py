@@ -33,10 +33,13 @@ from typing import Any
 import numpy as np
 
 from boardai.atomic import atomic_write
-from boardai.errors import ModelFileError
-
-CHECKPOINT_FORMAT = "boardai-dqn-2048"
-CHECKPOINT_VERSION = 1
+from boardai.g2048.qnet import (
+    CHECKPOINT_FORMAT,
+    CHECKPOINT_VERSION,
+    encode_input,
+    load_checkpoint,
+    q_forward,
+)
 
 
 @dataclass
@@ -777,31 +780,6 @@ class DQNTrainer:
         return evaluation
 
 
-def encode_input(boards: np.ndarray, kind: str, planes: int, device: Any) -> Any:
-    """A network's input tensor for packed boards ``(n, 2)`` (encoding ``kind``)."""
-    import torch
-
-    from boardai.g2048.observations import encode_afterstates, encode_boards
-
-    if kind == "afterstates":
-        return torch.from_numpy(encode_afterstates(boards, planes)[0]).to(device)
-    return torch.from_numpy(encode_boards(boards, kind, planes)).to(device)
-
-
-def q_forward(net: Any, boards: np.ndarray, kind: str, cfg: DQNConfig, device: Any) -> Any:
-    """Q values ``(n, 4)`` of packed boards: the net's output, plus the scaled move rewards
-    for an afterstate net (whose output is the afterstates' values)."""
-    import torch
-
-    if kind != "afterstates":
-        return net(encode_input(boards, kind, cfg.planes, device)).float()
-    from boardai.g2048.observations import encode_afterstates
-
-    x, r = encode_afterstates(boards, cfg.planes, cfg.reward)
-    values = net(torch.from_numpy(x).to(device)).float()
-    return values + cfg.reward_scale * torch.from_numpy(r).to(device)
-
-
 def q_forward_action(
     net: Any,
     boards: np.ndarray,
@@ -833,42 +811,3 @@ def q_forward_action(
     value = forward_action(planes, a).float()
     reward = torch.from_numpy(r).to(device).gather(1, a.unsqueeze(1)).squeeze(1)
     return value + cfg.reward_scale * reward
-
-
-def load_checkpoint(path: str | Path) -> dict[str, Any]:
-    """Read a DQN checkpoint (raises ModelFileError naming the file if it is not one).
-
-    The file is read as plain data (tensors, dicts, numbers, strings): a file that would
-    run code to load is refused before anything in it runs."""
-    from boardai.learn import torch_file
-
-    p = Path(path)
-    if not p.is_file():
-        raise ModelFileError(p, "no such file")
-    state = torch_file.load(p, p)
-    if isinstance(state, dict) and state.get("format") == "boardai-othello-dqn":
-        raise ModelFileError(
-            p, "an Othello DQN model, not a 2048 one (use it with boardai othello ...)"
-        )
-    if not isinstance(state, dict) or state.get("format") != CHECKPOINT_FORMAT:
-        raise ModelFileError(
-            p, f"not a boardai DQN checkpoint (expected format {CHECKPOINT_FORMAT!r})"
-        )
-    if state.get("version", 0) > CHECKPOINT_VERSION:
-        raise ModelFileError(p, f"checkpoint version {state['version']} is newer than this boardai")
-    return state
-
-
-def load_qnet(path: str | Path, device: str = "cpu") -> tuple[Any, dict[str, Any]]:
-    """The trained network of a checkpoint (in eval mode) and the checkpoint's metadata."""
-    from boardai.learn.qnets import build_net
-
-    state = load_checkpoint(path)
-    try:
-        net = build_net(state["net_name"], **state["net_kwargs"])
-        net.load_state_dict(state["net"])
-    except (KeyError, RuntimeError, ValueError, TypeError) as e:
-        raise ModelFileError(path, f"network does not match its settings ({e})") from None
-    net.to(device).eval()
-    meta = {k: state[k] for k in ("config", "input_kind", "planes", "counters")}
-    return net, meta

@@ -2,8 +2,10 @@
 
 One call of :func:`train_episodes` plays a list of episodes one after another. Each move picks
 the action maximising ``r + V(afterstate)`` (Szubert & Jaśkowski's TD-afterstate learning, seed
-004's EVALUATE). Episode ``e`` draws its spawns from ``seed_stream(seed, e)``, so a run depends
-only on the seed and the episode numbers, not on how episodes are split into calls.
+004's EVALUATE), by the ``ntuple`` player's own kernel
+(:func:`~boardai.g2048.ntuple_play.greedy_move`). Episode ``e`` draws its spawns from
+``seed_stream(seed, e)``, so a run depends only on the seed and the episode numbers, not on how
+episodes are split into calls.
 
 Methods (``method``):
 
@@ -46,18 +48,15 @@ from typing import Any
 import numpy as np
 
 from boardai._jit import njit
-from boardai.g2048.kernels import max_exponent, move, spawn, start_board
-from boardai.learn.downgrade import downgrade
+from boardai.g2048.kernels import max_exponent, spawn, start_board
+from boardai.g2048.ntuple_play import features, greedy_move
 from boardai.learn.ntuple import (
     add_at,
     add_at_tc,
     borrow,
     borrow_data,
-    evaluate,
-    feature_board,
     lookup_indices,
     prefetch,
-    prefetch_value,
     sum_at,
     tile_presence,
 )
@@ -96,45 +95,6 @@ def _spawn_exact(lo: np.uint64, hi: np.uint64, bits: np.uint64, p4: float) -> np
                 return lo | (exponent << np.uint64(4 * i))
             k -= 1
     return lo
-
-
-@njit(inline="always")
-def features(lo: np.uint64, hi: np.uint64, dg: np.int64) -> np.uint64:
-    """The board the network reads for the exact board ``(lo, hi)``: its feature board,
-    downgraded (:func:`~boardai.learn.downgrade.downgrade`) from tile ``2**dg`` up when
-    ``dg > 0``."""
-    fb = feature_board(lo, hi)
-    if dg > 0:
-        fb = downgrade(fb, dg)
-    return fb
-
-
-@njit(inline="always")
-def greedy_move(
-    lo: np.uint64, hi: np.uint64, data: Any, dg: np.int64
-) -> tuple[int, np.uint64, np.uint64, int, float]:
-    """Greedy move by ``r + V(afterstate)``: (action or -1, after lo, after hi, reward, r + V).
-
-    ``V`` reads the afterstate through :func:`features` (``dg > 0``: downgraded). The weights
-    of all legal afterstates start loading before the first is evaluated, so their memory
-    latencies overlap."""
-    moves = (move(lo, hi, 0), move(lo, hi, 1), move(lo, hi, 2), move(lo, hi, 3))
-    for alo, ahi, _ in moves:
-        if alo != lo or ahi != hi:
-            prefetch_value(features(alo, ahi, dg), data)
-    best_a = -1
-    best_lo = lo
-    best_hi = hi
-    best_r = 0
-    best_q = -np.inf
-    for a in range(4):
-        alo, ahi, r = moves[a]
-        if alo == lo and ahi == hi:
-            continue
-        q = r + evaluate(features(alo, ahi, dg), data)
-        if q > best_q:
-            best_a, best_lo, best_hi, best_r, best_q = a, alo, ahi, r, q
-    return best_a, best_lo, best_hi, best_r, best_q
 
 
 @njit(inline="always")
@@ -209,7 +169,7 @@ def train_episodes(
     updated in place.
     Alpha for episode ``e`` is ``alpha * alpha_decay ** (e // alpha_every)``.
     ``dg > 0``: the network reads every afterstate downgraded from tile ``2**dg`` up, in play
-    and in learning (:func:`features`).
+    and in learning (:func:`~boardai.g2048.ntuple_play.features`).
     """
     n_lookups = 8 * data[2].shape[0]
     data = borrow_data(data)
@@ -384,7 +344,8 @@ def play_games(
     data: Any, seed: np.uint64, first: np.int64, n_games: np.int64, p4: np.float64, dg: np.int64
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Play games ``first .. first + n_games - 1`` greedily by ``r + V``, learning nothing
-    (``dg > 0``: ``V`` reads the afterstates downgraded, as in :func:`greedy_move`).
+    (``dg > 0``: ``V`` reads the afterstates downgraded, as in
+    :func:`~boardai.g2048.ntuple_play.greedy_move`).
 
     Game ``g`` uses spawn stream ``g`` of ``seed``; returns per game the score, the largest
     exponent and the number of moves.

@@ -32,7 +32,7 @@ class DQNAgent:
     def __init__(self, model: str, name: str = "dqn") -> None:
         import torch
 
-        from boardai.othello.train.dqn import load_checkpoint
+        from boardai.othello.qnet import load_checkpoint
 
         # One board per forward pass: extra threads only cost synchronisation (10x slower on a
         # busy 2-core machine).
@@ -45,7 +45,7 @@ class DQNAgent:
 
     def q(self, state: Board) -> list[float]:
         """The 65 Q values of ``state`` (for the mover)."""
-        from boardai.othello.train.dqn import q_values
+        from boardai.othello.qnet import q_values
 
         return [float(x) for x in q_values(self.net, [state])[0]]
 
@@ -54,7 +54,7 @@ class DQNAgent:
         return max(self.q(state)[a] for a in state.legal_actions())
 
     def act(self, state: Board) -> int:
-        from boardai.othello.train.dqn import masked_argmax, q_values
+        from boardai.othello.qnet import masked_argmax, q_values
 
         if state.is_terminal():
             raise ValueError("no legal move: the game is over")

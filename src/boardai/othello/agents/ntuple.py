@@ -48,7 +48,7 @@ class NTupleAgent:
         """Nothing to clear."""
 
     def act(self, state: Board) -> int:
-        from boardai.othello.train.ntuple import greedy_action
+        from boardai.othello.ntuple import greedy_action
 
         if state.is_terminal():
             raise ValueError("no legal move: the game is over")

@@ -9,7 +9,7 @@ import numpy as np
 
 from boardai.othello import evaluation as E
 from boardai.othello.agents import REGISTRY
-from boardai.othello.agents.random_agent import seed_state
+from boardai.othello.agents._seeded import SeededAgent
 from boardai.othello.board import Board
 
 
@@ -18,20 +18,13 @@ class OnePlyOptions:
     """1-ply players have no options."""
 
 
-class OnePlyAgent:
+class OnePlyAgent(SeededAgent):
     """Plays the move whose afterstate scores best under a compiled 1-ply evaluation."""
 
     def __init__(self, kind: int, name: str, seed: int | None = None) -> None:
+        super().__init__(seed)
         self.name = name
         self.kind = kind
-        self._state = seed_state(seed)
-
-    def reset(self) -> None:
-        """Nothing to clear: the rng stream carries on across games."""
-
-    def reseed(self, seed: int) -> None:
-        """Restart the rng from ``seed`` (matches do this per game)."""
-        self._state = seed_state(seed)
 
     def act(self, state: Board) -> int:
         if state.is_terminal():

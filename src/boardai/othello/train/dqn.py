@@ -29,24 +29,19 @@ moves' targets, 64 games at once, decaying epsilon; pure self-play (``sparring``
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from boardai.atomic import atomic_write
-from boardai.errors import ModelFileError
-from boardai.othello.board import Board
-from boardai.othello.env import observe
 from boardai.othello.evaluation import WPC, WPC_WEIGHTS, best_one_ply
 from boardai.othello.kernels import START_BLACK, START_WHITE
+from boardai.othello.qnet import FORMAT, build_net, load_checkpoint
 from boardai.othello.train.dqn_data import Replay, expand_batch, planes, transform
-
-FORMAT = "boardai-othello-dqn"
 
 
 @dataclass
@@ -157,64 +152,6 @@ def preset_config(name: str, **overrides: Any) -> DQNConfig:
     return DQNConfig(**values)
 
 
-def build_net(config: DQNConfig) -> Any:
-    """The Q network: board planes (3, 8, 8) -> 65 action values."""
-    import torch
-    from torch import nn
-
-    if config.net == "fc":
-        # seed 002: the board (+1 own, -1 opponent) flattened, one ReLU layer, 65 outputs.
-        class FC(nn.Module):
-            def __init__(self) -> None:
-                super().__init__()
-                self.body = nn.Sequential(
-                    nn.Linear(64, config.hidden), nn.ReLU(), nn.Linear(config.hidden, 65)
-                )
-
-            def forward(self, x: torch.Tensor) -> torch.Tensor:
-                board = (x[:, 0] - x[:, 1]).flatten(1)
-                return self.body(board)
-
-        return FC()
-
-    if config.net == "mlp":
-        sizes = [3 * 64] + [config.hidden] * config.layers
-        hidden: list[nn.Module] = []
-        for a, b in itertools.pairwise(sizes):
-            hidden += [nn.Linear(a, b), nn.ReLU()]
-        return nn.Sequential(nn.Flatten(), *hidden, nn.Linear(sizes[-1], 65))
-
-    class Block(nn.Module):
-        def __init__(self, c: int) -> None:
-            super().__init__()
-            self.a = nn.Conv2d(c, c, 3, padding=1)
-            self.b = nn.Conv2d(c, c, 3, padding=1)
-
-        def forward(self, x: torch.Tensor) -> torch.Tensor:
-            return torch.relu(x + self.b(torch.relu(self.a(x))))
-
-    class Conv(nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            c = config.hidden
-            self.stem = nn.Sequential(nn.Conv2d(3, c, 3, padding=1), nn.ReLU())
-            self.blocks = nn.Sequential(*[Block(c) for _ in range(config.blocks)])
-            self.squares = nn.Conv2d(c, 1, 1)
-            self.pass_head = nn.Linear(c, 1)
-
-        def forward(self, x: torch.Tensor) -> torch.Tensor:
-            h = self.blocks(self.stem(x))
-            squares = self.squares(h).flatten(1)
-            return torch.cat([squares, self.pass_head(h.mean((2, 3)))], 1)
-
-    return Conv()
-
-
-def masked_argmax(q: np.ndarray, mask: np.ndarray) -> int:
-    """The legal action of highest value."""
-    return int(np.where(mask > 0, q, -np.inf).argmax())
-
-
 def save_checkpoint(
     path: str | Path,
     net: Any,
@@ -231,42 +168,6 @@ def save_checkpoint(
         data["opt"] = opt_state
     with atomic_write(path, "wb") as f:
         torch_file.save(data, f)
-
-
-def load_checkpoint(path: str | Path) -> tuple[Any, DQNConfig, dict[str, Any]]:
-    """(network in eval mode, config, meta) of a checkpoint; ModelFileError if unusable."""
-    from boardai.learn import torch_file
-
-    p = Path(path)
-    if not p.is_file():
-        raise ModelFileError(p, "no such model file")
-    data = torch_file.load(p, p)
-    if isinstance(data, dict) and data.get("format") == "boardai-dqn-2048":
-        raise ModelFileError(
-            p, "a 2048 DQN checkpoint, not an Othello one (use it with boardai eval, play or watch)"
-        )
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ModelFileError(p, "not an Othello DQN model")
-    names = {f.name for f in fields(DQNConfig)}
-    config = DQNConfig(**{k: v for k, v in data["config"].items() if k in names})
-    net = build_net(config)
-    try:
-        net.load_state_dict(data["state"])
-    except RuntimeError as e:
-        raise ModelFileError(
-            p, f"weights do not fit its config ({str(e).splitlines()[0]})"
-        ) from None
-    net.eval()
-    return net, config, data.get("meta", {})
-
-
-def q_values(net: Any, boards: list[Board]) -> np.ndarray:
-    """Q values (n, 65) of boards, each from its mover's view."""
-    import torch
-
-    with torch.no_grad():
-        x = torch.from_numpy(np.stack([observe(b) for b in boards]).astype(np.float32))
-        return net(x).numpy()
 
 
 class SelfPlay:

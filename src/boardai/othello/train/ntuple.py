@@ -23,57 +23,13 @@ import numpy as np
 from boardai._jit import njit
 from boardai.othello import ntuple as nt
 from boardai.othello.kernels import (
-    PASS,
     START_BLACK,
     START_WHITE,
-    final_score,
     legal_moves,
-    lowest_square,
     play,
-    play_bit,
     random_action,
     splitmix64,
 )
-
-_ZERO = np.uint64(0)
-
-
-@njit
-def outcome(P: np.uint64, O: np.uint64) -> float:
-    """+1, 0 or -1: the finished game's result for the player to move."""
-    s = final_score(P, O)
-    return 1.0 if s > 0 else -1.0 if s < 0 else 0.0
-
-
-@njit
-def position_value(
-    P: np.uint64, O: np.uint64, squares: np.ndarray, offsets: np.ndarray, weights: np.ndarray
-) -> float:
-    """The game result if the game is over, else the network's value (for the mover)."""
-    if legal_moves(P, O) == 0 and legal_moves(O, P) == 0:
-        return outcome(P, O)
-    return nt.value(P, O, squares, offsets, weights)
-
-
-@njit
-def greedy_action(
-    P: np.uint64, O: np.uint64, squares: np.ndarray, offsets: np.ndarray, weights: np.ndarray
-) -> np.int64:
-    """The move leaving the opponent the lowest value (first of equals); PASS when forced."""
-    moves = legal_moves(P, O)
-    if moves == 0:
-        return np.int64(PASS)
-    best = 1e300
-    best_a = np.int64(-1)
-    while moves:
-        m = moves & (_ZERO - moves)
-        moves ^= m
-        O2, P2 = play_bit(m, P, O)
-        v = position_value(O2, P2, squares, offsets, weights)
-        if v < best:
-            best = v
-            best_a = np.int64(lowest_square(m))
-    return best_a
 
 
 def train_episodes(
@@ -129,11 +85,11 @@ def _train_episodes(
             if explore:
                 state, a = random_action(P, O, state)
             else:
-                a = greedy_action(P, O, squares, offsets, weights)
+                a = nt.greedy_action(P, O, squares, offsets, weights)
             O2, P2 = play(P, O, a)
             if not explore or learn_random:
                 v = nt.value(P, O, squares, offsets, weights)
-                target = -position_value(O2, P2, squares, offsets, weights)
+                target = -nt.position_value(O2, P2, squares, offsets, weights)
                 delta = target - v
                 grad = delta * (1.0 - v * v)
                 if use_tc:

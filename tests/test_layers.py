@@ -1,0 +1,71 @@
+"""The layer rule of docs' design: players (``g2048/agents``, ``othello/agents``) never import
+a training module (``boardai.*.train``), not even inside a function."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+import boardai
+
+SRC = Path(boardai.__file__).parent
+PLAYERS = ("g2048/agents", "othello/agents")
+TRAIN = re.compile(r"boardai\.[a-z0-9_]+\.train(\.|$)")
+
+
+def imported_modules(source: str, module: str) -> list[str]:
+    """Every module an ``import`` or ``from`` line anywhere in ``source`` names (``from P
+    import n`` names ``P`` and ``P.n``, as ``n`` may be a submodule); relative imports are
+    resolved against ``module``, the dotted name of the file holding ``source``."""
+    names = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = module.split(".")[: -node.level]
+                base = ".".join(parent + ([base] if base else []))
+            names.append(base)
+            names += [f"{base}.{alias.name}" for alias in node.names]
+    return names
+
+
+def _player_files() -> list[Path]:
+    return sorted(p for folder in PLAYERS for p in (SRC / folder).rglob("*.py"))
+
+
+def test_there_are_players_to_check() -> None:
+    names = {p.relative_to(SRC).as_posix() for p in _player_files()}
+    assert {"g2048/agents/ntuple.py", "othello/agents/dqn.py"} <= names
+
+
+@pytest.mark.parametrize("path", _player_files(), ids=lambda p: p.relative_to(SRC).as_posix())
+def test_players_never_import_training_modules(path: Path) -> None:
+    module = "boardai." + ".".join(path.relative_to(SRC).with_suffix("").parts)
+    found = [m for m in imported_modules(path.read_text(), module) if TRAIN.match(m)]
+    assert found == [], f"{module} imports {found}: move what it needs beside the network"
+
+
+def test_the_check_sees_imports_inside_functions_and_relative_ones() -> None:
+    source = (
+        "import numpy as np\n"
+        "from boardai.g2048.board import Board\n"
+        "def act():\n"
+        "    from boardai.g2048.train.episodes import greedy_move\n"
+        "    from ..train import dqn\n"
+        "    from boardai.othello import train\n"
+        "    import boardai.othello.train.dqn as d\n"
+    )
+    found = [m for m in imported_modules(source, "boardai.g2048.agents.ntuple") if TRAIN.match(m)]
+    assert found == [
+        "boardai.g2048.train.episodes",
+        "boardai.g2048.train.episodes.greedy_move",
+        "boardai.g2048.train",
+        "boardai.g2048.train.dqn",
+        "boardai.othello.train",
+        "boardai.othello.train.dqn",
+    ]
