@@ -72,7 +72,7 @@ def card_figures(command: str, out: dict) -> list[str]:
         wdl = f"{out['wins']:,} / {out['draws']:,} / {out['losses']:,}"
         return [wdl, f"{out['score']:.3f} ± {out['score_se']:.3f}"]
     games = out["games"]
-    return [f"{games['average']:,.0f} ± {games['se']:,.0f}"]
+    return [f"{games['mean']:,.0f} ± {games['sem']:,.0f}"]
 
 
 @pytest.mark.slow
