@@ -6,8 +6,8 @@ final disc difference (so any win beats any evaluation); other leaves take the e
 chosen by ``kind``: :data:`EVAL_WPC` (weights), :data:`EVAL_CLASSIC` (mobility, corners,
 X-squares) or :data:`EVAL_NTUPLE` (a learned network, scaled by 100). A pass is a ply.
 
-The endgame solver (:func:`solve`) searches to the end of the game with the exact disc
-difference as the value, ordering moves by the opponent's mobility (fastest first).
+The endgame solver (:func:`solve`, :func:`solve_position`) searches to the end of the game with
+the exact disc difference as the value: :mod:`boardai.othello.endgame` holds its kernels.
 
 :class:`Searcher` wraps the kernels with iterative deepening and a time budget: each depth is
 searched under a node limit from the measured speed, and the last finished depth decides.
@@ -24,9 +24,9 @@ import numpy as np
 from boardai._jit import njit
 from boardai.othello import evaluation as ev
 from boardai.othello import ntuple as nt
+from boardai.othello.endgame import solve_endgame
 from boardai.othello.kernels import (
     PASS,
-    final_score,
     legal_moves,
     lowest_square,
     play_bit,
@@ -290,78 +290,19 @@ def search_root(
 
 
 @njit
-def _solve(
-    P: np.uint64, O: np.uint64, alpha: np.int64, beta: np.int64, passed: bool, stats: np.ndarray
-) -> np.int64:
-    stats[_NODES] += 1
-    if stats[_NODES] > stats[_LIMIT]:
-        stats[_ABORT] = 1
-        return np.int64(0)
-    moves = legal_moves(P, O)
-    if moves == 0:
-        if passed:
-            return final_score(P, O)
-        return -_solve(O, P, -beta, -alpha, np.int64(1), stats)
-    empties = 64 - np.int64(popcount(P | O))
-    n = 0
-    sqs = np.empty(_MAX_MOVES, np.int64)
-    keys = np.empty(_MAX_MOVES, np.int64)
-    while moves:
-        m = moves & (_ZERO - moves)
-        moves ^= m
-        sqs[n] = np.int64(lowest_square(m))
-        if empties > 6:  # fastest first: fewest replies for the opponent
-            O2, P2 = play_bit(m, P, O)
-            keys[n] = np.int64(popcount(legal_moves(O2, P2)))
-        else:
-            keys[n] = 0
-        n += 1
-    order = np.argsort(keys[:n], kind="mergesort")
-    best = np.int64(-65)
-    for k in range(n):
-        O2, P2 = play_bit(_ONE << np.uint64(sqs[order[k]]), P, O)
-        v = -_solve(O2, P2, -beta, -alpha, np.int64(0), stats)
-        if stats[_ABORT]:
-            return np.int64(0)
-        if v > best:
-            best = v
-            if v > alpha:
-                alpha = v
-                if alpha >= beta:
-                    break
-    return best
-
-
-@njit
 def solve_window(
     P: np.uint64, O: np.uint64, lo: np.int64, hi: np.int64, stats: np.ndarray
 ) -> tuple[np.int64, np.int64]:
     """(best action, final disc difference for the mover) searched in the window ``(lo, hi)``:
     exact if it falls inside, else a bound (``<= lo`` or ``>= hi``) and an action reaching it.
     A finished game gives action -1, a mover with no square :data:`PASS`. ``stats[2]`` is set
-    if the node limit ``stats[1]`` was hit (the result must then be ignored)."""
-    moves = legal_moves(P, O)
-    if moves == 0:
-        action = np.int64(-1) if legal_moves(O, P) == 0 else np.int64(PASS)
-        return action, -_solve(O, P, -hi, -lo, np.int64(action == -1), stats)
-    best = np.int64(-65)
-    best_sq = np.int64(-1)
-    alpha = lo
-    while moves:
-        m = moves & (_ZERO - moves)
-        moves ^= m
-        O2, P2 = play_bit(m, P, O)
-        v = -_solve(O2, P2, -hi, -alpha, np.int64(0), stats)
-        if stats[_ABORT]:
-            return best_sq, best
-        if v > best:
-            best = v
-            best_sq = np.int64(lowest_square(m))
-            if v > alpha:
-                alpha = v
-                if alpha >= hi:
-                    break
-    return best_sq, best
+    if the node limit ``stats[1]`` was hit (the result must then be ignored). The search is
+    :func:`boardai.othello.endgame.solve_endgame` with a table sized for the empties."""
+    empties = 64 - np.int64(popcount(P | O))
+    bits = min(max(int(empties), 12), 21)
+    tt_keys = np.zeros((1 << bits, 2), np.uint64)
+    tt_vals = np.zeros((1 << bits, 3), np.int16)
+    return solve_endgame(P, O, lo, hi, stats, tt_keys, tt_vals)
 
 
 @njit
