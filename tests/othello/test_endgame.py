@@ -1,5 +1,5 @@
 """The endgame solver against plain negamax: random positions, passes and finished games, each
-special last-1..4 solver, flips, stable discs."""
+special last-1..6 solver, flips, stable discs."""
 
 # ruff: noqa: E741  (P, O: the mover's and the opponent's bitboards)
 from __future__ import annotations
@@ -85,11 +85,11 @@ def test_passes_and_finished_games() -> None:
 @settings(max_examples=150, deadline=None)
 @given(
     seed=st.integers(0, 2**32),
-    empties=st.integers(1, 4),
+    empties=st.integers(1, E.SMALL),
     window=st.tuples(st.integers(-64, 64), st.integers(-64, 64)),
 )
 def test_last_empties_solvers(seed: int, empties: int, window: tuple[int, int]) -> None:
-    """_last1 and _small (2..4 empties) against negamax, with any window."""
+    """_last1 and _small (2..SMALL empties) against negamax, with any window."""
     p, o = _position(seed, empties)
     P, O = np.uint64(p), np.uint64(o)
     empty = ~(P | O)

@@ -4,7 +4,7 @@ The value of a position is the final disc difference for the mover with perfect 
 squares to the winner). The search is a fail-soft alpha-beta tuned for the last 30 or so
 empties, with the techniques of the strong endgame solvers (Edax, Zebra):
 
-- special solvers for the last 4..1 empties that walk the empty squares instead of generating
+- special solvers for the last 6..1 empties that walk the empty squares instead of generating
   moves, order them by quadrant parity, and count the flips of the last move without making it;
 - flips from ray masks: the first disc that is not the opponent's along a ray is its lowest
   (or highest) set bit, so a direction costs a few instructions and no loop;
@@ -81,10 +81,14 @@ COL_H = np.uint64(0x8080_8080_8080_8080)
 ROW_1 = np.uint64(0x0000_0000_0000_00FF)
 ROW_8 = np.uint64(0xFF00_0000_0000_0000)
 
-#: Below this many empties the general search hands over to the special last-4 solver.
-SMALL = 4
-#: From this many empties the transposition table, ETC and stability cut-offs are used.
+#: At this many empties or fewer the general search hands over to the shallow solver (no move
+#: generation, no table, parity order). 6 measured best on FFO #40 (5: 20.2M nodes 2.86 s; 6:
+#: 24.4M 2.68 s; 7: 34.3M 4.4 s with the other core busy).
+SMALL = 6
+#: From this many empties the transposition table and stability cut-offs are used.
 TT_MIN = 7
+#: From this many empties, enhanced transposition cut-offs (a table probe for each child).
+ETC_MIN = 9
 
 
 @njit
@@ -141,7 +145,8 @@ def _small(
     passed: np.int64,
     stats: np.ndarray,
 ) -> np.int64:
-    """Exact score with 2..4 empties: tries each empty square (odd quadrants first)."""
+    """Exact score with 2..:data:`SMALL` empties: tries each empty square (odd quadrants first);
+    the last two empties go to :func:`_last1` without making the last move."""
     stats[_NODES] += 1
     n = popcount(empty)
     best = np.int64(-65)
@@ -230,6 +235,7 @@ def _search(
     tt_vals: np.ndarray,
     sq_buf: np.ndarray,
     key_buf: np.ndarray,
+    flip_buf: np.ndarray,
 ) -> np.int64:
     stats[_NODES] += 1
     if stats[_NODES] > stats[_LIMIT]:
@@ -244,7 +250,9 @@ def _search(
     if moves == 0:
         if passed:
             return final_score(P, O)
-        return -_search(O, P, -beta, -alpha, _YES, stats, tt_keys, tt_vals, sq_buf, key_buf)
+        return -_search(
+            O, P, -beta, -alpha, _YES, stats, tt_keys, tt_vals, sq_buf, key_buf, flip_buf
+        )
 
     # Stability cut-off: the mover cannot end above 64 - 2 * (the opponent's stable discs).
     if n >= TT_MIN and alpha >= 64 - 2 * np.int64(popcount(O)):
@@ -283,13 +291,14 @@ def _search(
         f = flips_at(sq, P, O)
         P2 = P | f | bit
         O2 = O & ~f
-        if n >= TT_MIN + 1:  # ETC: a child's stored upper bound may already refute it
+        if n >= ETC_MIN:  # ETC: a child's stored upper bound may already refute it
             cs = _slot(O2, P2, mask)
             if tt_keys[cs, 0] == O2 and tt_keys[cs, 1] == P2:
                 v = -np.int64(tt_vals[cs, 1])
                 if v >= beta:
                     return v
         sq_buf[n, k] = sq
+        flip_buf[n, k] = f
         if sq == tt_move:
             key_buf[n, k] = -(1 << 20)
         else:
@@ -312,20 +321,27 @@ def _search(
             if key_buf[n, t] < key_buf[n, j]:
                 j = t
         sq = sq_buf[n, j]
+        f = flip_buf[n, j]
         key_buf[n, j] = key_buf[n, i]
         sq_buf[n, j] = sq_buf[n, i]
-        f = flips_at(sq, P, O)
+        flip_buf[n, j] = flip_buf[n, i]
         bit = _ONE << np.uint64(sq)
         P2 = P | f | bit
         O2 = O & ~f
         if n - 1 <= SMALL:
             v = -_small(O2, P2, -beta, -alpha, empty & ~bit, _NO, stats)
         elif i == 0:
-            v = -_search(O2, P2, -beta, -alpha, _NO, stats, tt_keys, tt_vals, sq_buf, key_buf)
+            v = -_search(
+                O2, P2, -beta, -alpha, _NO, stats, tt_keys, tt_vals, sq_buf, key_buf, flip_buf
+            )
         else:
-            v = -_search(O2, P2, -alpha - 1, -alpha, _NO, stats, tt_keys, tt_vals, sq_buf, key_buf)
+            v = -_search(
+                O2, P2, -alpha - 1, -alpha, _NO, stats, tt_keys, tt_vals, sq_buf, key_buf, flip_buf
+            )
             if alpha < v < beta:
-                v = -_search(O2, P2, -beta, -v, _NO, stats, tt_keys, tt_vals, sq_buf, key_buf)
+                v = -_search(
+                    O2, P2, -beta, -v, _NO, stats, tt_keys, tt_vals, sq_buf, key_buf, flip_buf
+                )
         if stats[_ABORT]:
             return np.int64(0)
         if v > best:
@@ -366,14 +382,25 @@ def solve_endgame(
     transposition table; they may be kept between calls."""
     sq_buf = np.empty((65, 34), np.int64)
     key_buf = np.empty((65, 34), np.int64)
+    flip_buf = np.empty((65, 34), np.uint64)
     moves = legal_moves(P, O)
     if moves == 0:
         action = np.int64(-1) if legal_moves(O, P) == 0 else np.int64(PASS)
         stats[_NODES] += 1
         return action, -_search(
-            O, P, -hi, -lo, np.int64(action == -1), stats, tt_keys, tt_vals, sq_buf, key_buf
+            O,
+            P,
+            -hi,
+            -lo,
+            np.int64(action == -1),
+            stats,
+            tt_keys,
+            tt_vals,
+            sq_buf,
+            key_buf,
+            flip_buf,
         )
-    v = _search(P, O, lo, hi, _NO, stats, tt_keys, tt_vals, sq_buf, key_buf)
+    v = _search(P, O, lo, hi, _NO, stats, tt_keys, tt_vals, sq_buf, key_buf, flip_buf)
     if stats[_ABORT]:
         return np.int64(-1), np.int64(0)
     # The root's move: the table's, or the first that reaches the value.
@@ -386,7 +413,9 @@ def solve_endgame(
         x &= x - _ONE
         f = flips_at(sq, P, O)
         bit = _ONE << np.uint64(sq)
-        w = -_search(O & ~f, P | f | bit, -hi, -lo, _NO, stats, tt_keys, tt_vals, sq_buf, key_buf)
+        w = -_search(
+            O & ~f, P | f | bit, -hi, -lo, _NO, stats, tt_keys, tt_vals, sq_buf, key_buf, flip_buf
+        )
         if w == v or (v >= hi and w >= hi) or (v <= lo and w <= lo):
             return sq, v
     return np.int64(-1), v
