@@ -82,7 +82,7 @@ def test_passes_and_finished_games() -> None:
         assert tuple(solve(np.uint64(p), np.uint64(o), stats)) == (-1, naive.final_score(p, o))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(
     seed=st.integers(0, 2**32),
     empties=st.integers(1, E.SMALL),

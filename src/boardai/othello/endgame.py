@@ -70,6 +70,19 @@ def _rays() -> np.ndarray:
 
 
 RAYS = _rays()
+#: The up to 8 squares around each square: a move there must touch an opponent disc.
+NEIGHBOURS = np.array(
+    [
+        sum(
+            1 << (8 * r + c)
+            for r in range(sq // 8 - 1, sq // 8 + 2)
+            for c in range(sq % 8 - 1, sq % 8 + 2)
+            if 0 <= r < 8 and 0 <= c < 8 and 8 * r + c != sq
+        )
+        for sq in range(64)
+    ],
+    np.uint64,
+)
 #: The four 4x4 quadrants (parity ordering: play first where an odd number of squares is empty).
 QUADRANTS = np.array(
     [0x0000_0000_0F0F_0F0F, 0x0000_0000_F0F0_F0F0, 0x0F0F_0F0F_0000_0000, 0xF0F0_F0F0_0000_0000],
@@ -156,6 +169,8 @@ def _small(
         while x:
             sq = np.int64(lowest_square(x))
             x &= x - _ONE
+            if NEIGHBOURS[sq] & O == 0:
+                continue
             f = flips_at(sq, P, O)
             if f == 0:
                 continue
@@ -224,6 +239,24 @@ def _slot(P: np.uint64, O: np.uint64, mask: np.uint64) -> np.int64:
 
 
 @njit
+def _pack(lower: np.int64, upper: np.int64, move: np.int64) -> np.uint64:
+    """One table word: lower and upper bounds (-64..64) and the best square (-1 if none)."""
+    return (
+        np.uint64(lower + 64)
+        | np.uint64(upper + 64) << np.uint64(8)
+        | np.uint64(move + 1) << np.uint64(16)
+    )
+
+
+@njit
+def _unpack(word: np.uint64) -> tuple[np.int64, np.int64, np.int64]:
+    """(lower, upper, move) of a table word from :func:`_pack`."""
+    lower = np.int64(word & np.uint64(0xFF)) - 64
+    upper = np.int64((word >> np.uint64(8)) & np.uint64(0xFF)) - 64
+    return lower, upper, np.int64(word >> np.uint64(16)) - 1
+
+
+@njit
 def _search(
     P: np.uint64,
     O: np.uint64,
@@ -231,8 +264,7 @@ def _search(
     beta: np.int64,
     passed: np.int64,
     stats: np.ndarray,
-    tt_keys: np.ndarray,
-    tt_vals: np.ndarray,
+    tt: np.ndarray,
     sq_buf: np.ndarray,
     key_buf: np.ndarray,
     flip_buf: np.ndarray,
@@ -250,9 +282,7 @@ def _search(
     if moves == 0:
         if passed:
             return final_score(P, O)
-        return -_search(
-            O, P, -beta, -alpha, _YES, stats, tt_keys, tt_vals, sq_buf, key_buf, flip_buf
-        )
+        return -_search(O, P, -beta, -alpha, _YES, stats, tt, sq_buf, key_buf, flip_buf)
 
     # Stability cut-off: the mover cannot end above 64 - 2 * (the opponent's stable discs).
     if n >= TT_MIN and alpha >= 64 - 2 * np.int64(popcount(O)):
@@ -260,15 +290,13 @@ def _search(
         if top <= alpha:
             return top
 
-    mask = np.uint64(tt_vals.shape[0] - 1)
+    mask = np.uint64(tt.shape[0] - 1)
     slot = np.int64(-1)
     tt_move = np.int64(-1)
     if n >= TT_MIN:
         slot = _slot(P, O, mask)
-        if tt_keys[slot, 0] == P and tt_keys[slot, 1] == O:
-            lower = np.int64(tt_vals[slot, 0])
-            upper = np.int64(tt_vals[slot, 1])
-            tt_move = np.int64(tt_vals[slot, 2])
+        if tt[slot, 0] == P and tt[slot, 1] == O:
+            lower, upper, tt_move = _unpack(tt[slot, 2])
             if lower >= beta:
                 return lower
             if upper <= alpha:
@@ -293,8 +321,8 @@ def _search(
         O2 = O & ~f
         if n >= ETC_MIN:  # ETC: a child's stored upper bound may already refute it
             cs = _slot(O2, P2, mask)
-            if tt_keys[cs, 0] == O2 and tt_keys[cs, 1] == P2:
-                v = -np.int64(tt_vals[cs, 1])
+            if tt[cs, 0] == O2 and tt[cs, 1] == P2:
+                v = -_unpack(tt[cs, 2])[1]
                 if v >= beta:
                     return v
         sq_buf[n, k] = sq
@@ -331,17 +359,11 @@ def _search(
         if n - 1 <= SMALL:
             v = -_small(O2, P2, -beta, -alpha, empty & ~bit, _NO, stats)
         elif i == 0:
-            v = -_search(
-                O2, P2, -beta, -alpha, _NO, stats, tt_keys, tt_vals, sq_buf, key_buf, flip_buf
-            )
+            v = -_search(O2, P2, -beta, -alpha, _NO, stats, tt, sq_buf, key_buf, flip_buf)
         else:
-            v = -_search(
-                O2, P2, -alpha - 1, -alpha, _NO, stats, tt_keys, tt_vals, sq_buf, key_buf, flip_buf
-            )
+            v = -_search(O2, P2, -alpha - 1, -alpha, _NO, stats, tt, sq_buf, key_buf, flip_buf)
             if alpha < v < beta:
-                v = -_search(
-                    O2, P2, -beta, -v, _NO, stats, tt_keys, tt_vals, sq_buf, key_buf, flip_buf
-                )
+                v = -_search(O2, P2, -beta, -v, _NO, stats, tt, sq_buf, key_buf, flip_buf)
         if stats[_ABORT]:
             return np.int64(0)
         if v > best:
@@ -353,16 +375,16 @@ def _search(
                     break
 
     if slot >= 0:
-        if not (tt_keys[slot, 0] == P and tt_keys[slot, 1] == O):
-            tt_keys[slot, 0] = P
-            tt_keys[slot, 1] = O
-            tt_vals[slot, 0] = -64
-            tt_vals[slot, 1] = 64
+        lower, upper = np.int64(-64), np.int64(64)
+        if tt[slot, 0] == P and tt[slot, 1] == O:  # tighten the bounds already known
+            lower, upper, _ = _unpack(tt[slot, 2])
         if best < beta:  # an upper bound (exact if above alpha0)
-            tt_vals[slot, 1] = min(best, np.int64(tt_vals[slot, 1]))
+            upper = min(best, upper)
         if best > alpha0:  # a lower bound
-            tt_vals[slot, 0] = max(best, np.int64(tt_vals[slot, 0]))
-        tt_vals[slot, 2] = best_sq
+            lower = max(best, lower)
+        tt[slot, 0] = P
+        tt[slot, 1] = O
+        tt[slot, 2] = _pack(lower, upper, best_sq)
     return best
 
 
@@ -373,13 +395,13 @@ def solve_endgame(
     lo: np.int64,
     hi: np.int64,
     stats: np.ndarray,
-    tt_keys: np.ndarray,
-    tt_vals: np.ndarray,
+    tt: np.ndarray,
 ) -> tuple[np.int64, np.int64]:
     """(best action, final disc difference for the mover) in the window ``(lo, hi)``: exact
     inside it, a bound outside. A finished game gives action -1, a forced pass :data:`PASS`.
-    ``tt_keys`` (uint64[N, 2]) and ``tt_vals`` (int16[N, 3]), N a power of two, are the
-    transposition table; they may be kept between calls."""
+    ``tt`` (uint64[N, 3], N a power of two, zeros when new) is the transposition table: the
+    two bitboards, then the bounds and the best square packed by :func:`_pack`; it may be kept
+    between calls."""
     sq_buf = np.empty((65, 34), np.int64)
     key_buf = np.empty((65, 34), np.int64)
     flip_buf = np.empty((65, 34), np.uint64)
@@ -394,28 +416,25 @@ def solve_endgame(
             -lo,
             np.int64(action == -1),
             stats,
-            tt_keys,
-            tt_vals,
+            tt,
             sq_buf,
             key_buf,
             flip_buf,
         )
-    v = _search(P, O, lo, hi, _NO, stats, tt_keys, tt_vals, sq_buf, key_buf, flip_buf)
+    v = _search(P, O, lo, hi, _NO, stats, tt, sq_buf, key_buf, flip_buf)
     if stats[_ABORT]:
         return np.int64(-1), np.int64(0)
     # The root's move: the table's, or the first that reaches the value.
-    slot = _slot(P, O, np.uint64(tt_vals.shape[0] - 1))
-    if tt_keys[slot, 0] == P and tt_keys[slot, 1] == O and tt_vals[slot, 2] >= 0:
-        return np.int64(tt_vals[slot, 2]), v
+    slot = _slot(P, O, np.uint64(tt.shape[0] - 1))
+    if tt[slot, 0] == P and tt[slot, 1] == O and _unpack(tt[slot, 2])[2] >= 0:
+        return _unpack(tt[slot, 2])[2], v
     x = moves
     while x:
         sq = np.int64(lowest_square(x))
         x &= x - _ONE
         f = flips_at(sq, P, O)
         bit = _ONE << np.uint64(sq)
-        w = -_search(
-            O & ~f, P | f | bit, -hi, -lo, _NO, stats, tt_keys, tt_vals, sq_buf, key_buf, flip_buf
-        )
+        w = -_search(O & ~f, P | f | bit, -hi, -lo, _NO, stats, tt, sq_buf, key_buf, flip_buf)
         if w == v or (v >= hi and w >= hi) or (v <= lo and w <= lo):
             return sq, v
     return np.int64(-1), v

@@ -300,9 +300,7 @@ def solve_window(
     :func:`boardai.othello.endgame.solve_endgame` with a table sized for the empties."""
     empties = 64 - np.int64(popcount(P | O))
     bits = min(max(int(empties), 12), 21)
-    tt_keys = np.zeros((1 << bits, 2), np.uint64)
-    tt_vals = np.zeros((1 << bits, 3), np.int16)
-    return solve_endgame(P, O, lo, hi, stats, tt_keys, tt_vals)
+    return solve_endgame(P, O, lo, hi, stats, np.zeros((1 << bits, 3), np.uint64))
 
 
 @njit
