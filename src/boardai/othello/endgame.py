@@ -11,8 +11,8 @@ empties, with the techniques of the strong endgame solvers (Edax, Zebra):
 - above that, principal variation search (null windows after the first move) with a
   transposition table of bounds, enhanced transposition cut-offs (a child's stored bound can cut
   before any move is made), stability cut-offs (the opponent's stable discs bound the score),
-  and fastest-first ordering (fewest replies for the opponent, corners counted twice, a bonus
-  for odd quadrants and corners).
+  and fastest-first ordering (fewest replies for the opponent, corners counted twice, then its
+  potential mobility, a bonus for odd quadrants and corners).
 
 Node counts (``stats[0]``) count every position the search visits, leaves included.
 """
@@ -102,6 +102,9 @@ SMALL = 6
 TT_MIN = 7
 #: From this many empties, enhanced transposition cut-offs (a table probe for each child).
 ETC_MIN = 9
+#: Weight of the opponent's potential mobility (empties next to the mover's discs) in the order
+#: (FFO #40: 0: 24.4M nodes, 4: 23.0M, 8: 21.8M).
+POTENTIAL_W = 8
 
 
 @njit
@@ -239,6 +242,15 @@ def _slot(P: np.uint64, O: np.uint64, mask: np.uint64) -> np.int64:
 
 
 @njit
+def _around(x: np.uint64) -> np.uint64:
+    """Squares next to a disc of ``x`` (in any of the 8 directions)."""
+    w = (x >> np.uint64(1)) & ~COL_H
+    e = (x << np.uint64(1)) & ~COL_A
+    row = x | w | e
+    return (row | (row << np.uint64(8)) | (row >> np.uint64(8))) & ~x
+
+
+@njit
 def _pack(lower: np.int64, upper: np.int64, move: np.int64) -> np.uint64:
     """One table word: lower and upper bounds (-64..64) and the best square (-1 if none)."""
     return (
@@ -332,6 +344,7 @@ def _search(
         else:
             reply = legal_moves(O2, P2)
             key = 16 * np.int64(popcount(reply) + popcount(reply & CORNERS))
+            key += POTENTIAL_W * np.int64(popcount(_around(P2) & empty & ~bit))
             if bit & odd:
                 key -= 10
             if bit & CORNERS:
