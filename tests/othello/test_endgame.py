@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from boardai.othello import endgame as E
 from boardai.othello import kernels as K
-from boardai.othello.search import solve, solve_window
+from boardai.othello.search import solve, solve_position, solve_window
 from tests.naive import othello as naive
 
 
@@ -134,3 +134,14 @@ def test_stable_discs_never_flip(seed: int, empties: int) -> None:
             flipped = not flipped
             now_p, now_o = (int(other), int(mover)) if flipped else (int(mover), int(other))
             assert stable_o & ~now_o == 0 and stable_p & ~now_p == 0
+
+
+def test_time_and_node_limits_stop_the_solver() -> None:
+    """FFO #40 (20 empties) takes seconds: a 0.1 s limit or a 1,000-node limit stops it."""
+    cells = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------"
+    p = sum(1 << i for i, ch in enumerate(cells) if ch == "X")  # black to move
+    o = sum(1 << i for i, ch in enumerate(cells) if ch == "O")
+    r = solve_position(p, o, seconds=0.1)
+    assert not r.complete and r.seconds < 2
+    r = solve_position(p, o, max_nodes=1000)
+    assert not r.complete and r.nodes < 5000  # checked above the last-6 solver only

@@ -50,7 +50,9 @@ def register(app: Any) -> None:
         action="store_true",
         help="win / loss / draw only (score -1, 0 or 1 for the side to move; faster)",
     )
-    p.add_argument("--nodes", type=positive_int, metavar="N", help="node limit per position")
+    p.add_argument(
+        "--nodes", type=positive_int, metavar="N", help="node limit per position (about)"
+    )
     p.add_argument("--time", type=float, metavar="S", help="time limit per position in seconds")
     p.set_defaults(func=run)
 
