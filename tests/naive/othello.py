@@ -87,3 +87,16 @@ def terminal_value(p: int, o: int) -> float:
     """Search value of a finished game: +-WIN_VALUE plus the final disc difference."""
     s = final_score(p, o)
     return 0.0 if s == 0 else (WIN_VALUE if s > 0 else -WIN_VALUE) + s
+
+
+def solve_window(p: int, o: int, alpha: int = -64, beta: int = 64) -> int:
+    """:func:`solve` with plain fail-hard alpha-beta (the same value, far fewer positions):
+    the exact score if it lies in ``(alpha, beta)``, else ``alpha`` or ``beta``."""
+    actions = legal_actions(p, o)
+    if not actions:
+        return max(alpha, min(beta, final_score(p, o)))
+    for a in actions:
+        alpha = max(alpha, -solve_window(*play(p, o, a), -beta, -alpha))
+        if alpha >= beta:
+            return beta
+    return alpha

@@ -6,8 +6,8 @@ final disc difference (so any win beats any evaluation); other leaves take the e
 chosen by ``kind``: :data:`EVAL_WPC` (weights), :data:`EVAL_CLASSIC` (mobility, corners,
 X-squares) or :data:`EVAL_NTUPLE` (a learned network, scaled by 100). A pass is a ply.
 
-The endgame solver (:func:`solve`) searches to the end of the game with the exact disc
-difference as the value, ordering moves by the opponent's mobility (fastest first).
+The endgame solver (:func:`solve`, :func:`solve_position`) searches to the end of the game with
+the exact disc difference as the value: :mod:`boardai.othello.endgame` holds its kernels.
 
 :class:`Searcher` wraps the kernels with iterative deepening and a time budget: each depth is
 searched under a node limit from the measured speed, and the last finished depth decides.
@@ -24,9 +24,9 @@ import numpy as np
 from boardai._jit import njit
 from boardai.othello import evaluation as ev
 from boardai.othello import ntuple as nt
+from boardai.othello.endgame import solve_endgame
 from boardai.othello.kernels import (
     PASS,
-    final_score,
     legal_moves,
     lowest_square,
     play_bit,
@@ -290,72 +290,84 @@ def search_root(
 
 
 @njit
-def _solve(
-    P: np.uint64, O: np.uint64, alpha: np.int64, beta: np.int64, passed: bool, stats: np.ndarray
-) -> np.int64:
-    stats[_NODES] += 1
-    if stats[_NODES] > stats[_LIMIT]:
-        stats[_ABORT] = 1
-        return np.int64(0)
-    moves = legal_moves(P, O)
-    if moves == 0:
-        if passed:
-            return final_score(P, O)
-        return -_solve(O, P, -beta, -alpha, np.int64(1), stats)
+def solve_window(
+    P: np.uint64, O: np.uint64, lo: np.int64, hi: np.int64, stats: np.ndarray
+) -> tuple[np.int64, np.int64]:
+    """(best action, final disc difference for the mover) searched in the window ``(lo, hi)``:
+    exact if it falls inside, else a bound (``<= lo`` or ``>= hi``) and an action reaching it.
+    A finished game gives action -1, a mover with no square :data:`PASS`. ``stats[2]`` is set
+    if the node limit ``stats[1]`` was hit (the result must then be ignored). The search is
+    :func:`boardai.othello.endgame.solve_endgame` with a table sized for the empties."""
     empties = 64 - np.int64(popcount(P | O))
-    n = 0
-    sqs = np.empty(_MAX_MOVES, np.int64)
-    keys = np.empty(_MAX_MOVES, np.int64)
-    while moves:
-        m = moves & (_ZERO - moves)
-        moves ^= m
-        sqs[n] = np.int64(lowest_square(m))
-        if empties > 6:  # fastest first: fewest replies for the opponent
-            O2, P2 = play_bit(m, P, O)
-            keys[n] = np.int64(popcount(legal_moves(O2, P2)))
-        else:
-            keys[n] = 0
-        n += 1
-    order = np.argsort(keys[:n], kind="mergesort")
-    best = np.int64(-65)
-    for k in range(n):
-        O2, P2 = play_bit(_ONE << np.uint64(sqs[order[k]]), P, O)
-        v = -_solve(O2, P2, -beta, -alpha, np.int64(0), stats)
-        if stats[_ABORT]:
-            return np.int64(0)
-        if v > best:
-            best = v
-            if v > alpha:
-                alpha = v
-                if alpha >= beta:
-                    break
-    return best
+    bits = min(max(int(empties), 12), 21)
+    return solve_endgame(P, O, lo, hi, stats, np.zeros((1 << bits, 3), np.uint64))
 
 
 @njit
 def solve(P: np.uint64, O: np.uint64, stats: np.ndarray) -> tuple[np.int64, np.int64]:
     """(best action, exact final disc difference for the mover with perfect play); a finished
     game gives action -1. ``stats[2]`` is set if the node limit ``stats[1]`` was hit."""
-    moves = legal_moves(P, O)
-    if moves == 0:
-        if legal_moves(O, P) == 0:
-            return np.int64(-1), -_solve(O, P, np.int64(-64), np.int64(64), np.int64(1), stats)
-        return np.int64(PASS), -_solve(O, P, np.int64(-64), np.int64(64), np.int64(1), stats)
-    best = np.int64(-65)
-    best_sq = np.int64(-1)
-    alpha = np.int64(-65)
-    while moves:
-        m = moves & (_ZERO - moves)
-        moves ^= m
-        O2, P2 = play_bit(m, P, O)
-        v = -_solve(O2, P2, np.int64(-64), -alpha, np.int64(0), stats)
-        if stats[_ABORT]:
-            return best_sq, best
-        if v > best:
-            best = v
-            best_sq = np.int64(lowest_square(m))
-            alpha = v
-    return best_sq, best
+    return solve_window(P, O, np.int64(-64), np.int64(64), stats)
+
+
+@dataclass
+class SolveResult:
+    """What one exact solve found."""
+
+    action: int  #: a best action (:data:`PASS` if the mover must pass, -1 if the game is over)
+    score: int  #: final disc difference for the mover; with ``wld`` only its sign (-1, 0, 1)
+    nodes: int
+    seconds: float
+    complete: bool  #: False if a node or time limit stopped it (score and action are then -)
+
+
+def solve_position(
+    mover: int,
+    opponent: int,
+    *,
+    wld: bool = False,
+    max_nodes: int | None = None,
+    seconds: float | None = None,
+) -> SolveResult:
+    """Solve a position exactly (or only win/loss/draw with ``wld``, which is faster).
+
+    The compiled solver runs in a worker thread (it releases the GIL) so that a time limit and
+    Ctrl-C can stop it: both set its node limit to zero. On Ctrl-C the solver is stopped first
+    and the ``KeyboardInterrupt`` then goes on to the caller.
+
+    >>> r = solve_position((1 << 60) - 1, 0b111 << 60)  # h8 empty: playing it wins 64-0
+    >>> r.action, r.score
+    (63, 64)
+    """
+    import threading
+
+    stats = np.zeros(3, np.int64)
+    stats[_LIMIT] = (1 << 62) if max_nodes is None else max_nodes
+    lo, hi = (-1, 1) if wld else (-64, 64)
+    out: list[tuple[int, int]] = []
+
+    def work() -> None:
+        a, v = solve_window(np.uint64(mover), np.uint64(opponent), lo, hi, stats)
+        out.append((int(a), int(v)))
+
+    start = time.perf_counter()
+    deadline = None if seconds is None else start + seconds
+    worker = threading.Thread(target=work, daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.05)
+            if deadline is not None and time.perf_counter() > deadline:
+                stats[_LIMIT] = 0
+    except KeyboardInterrupt:
+        stats[_LIMIT] = 0
+        worker.join()
+        raise
+    spent = time.perf_counter() - start
+    action, score = out[0]
+    if wld:
+        score = (score > 0) - (score < 0)
+    return SolveResult(action, score, int(stats[_NODES]), spent, not stats[_ABORT])
 
 
 @dataclass
