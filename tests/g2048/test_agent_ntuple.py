@@ -101,7 +101,6 @@ def test_a_network_trained_downgrading_plays_downgrading(tmp_path) -> None:
 @pytest.mark.parametrize(
     "spec",
     [
-        "ntuple",
         "ntuple:model=/no/such.npz",
         "ntuple:model=x.npz,depth=9",
         "ntuple:model=x.npz,downgrade=100",
