@@ -55,7 +55,10 @@ def save(data: Any, f: IO[bytes]) -> None:
 
 def _numpy_globals() -> list[Any]:
     """What pickles of numeric numpy arrays and scalars name (older boardai checkpoints)."""
-    from numpy._core import multiarray
+    try:
+        from numpy._core import multiarray
+    except ImportError:  # numpy 1.x
+        from numpy.core import multiarray  # type: ignore[no-redef]
 
     dtypes = {type(np.dtype(c)) for c in "?bBhHiIlLqQefdgFDG"}
     return [multiarray._reconstruct, multiarray.scalar, np.ndarray, np.dtype, *dtypes]
