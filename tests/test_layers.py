@@ -69,3 +69,40 @@ def test_the_check_sees_imports_inside_functions_and_relative_ones() -> None:
         "boardai.othello.train",
         "boardai.othello.train.dqn",
     ]
+
+
+#: The game packages; the shared learning code (``boardai.learn``) imports none of them.
+GAMES = re.compile(r"boardai\.(g2048|othello)(\.|$)")
+
+
+def _learn_files() -> list[Path]:
+    return sorted((SRC / "learn").rglob("*.py"))
+
+
+def test_there_is_learning_code_to_check() -> None:
+    names = {p.relative_to(SRC).as_posix() for p in _learn_files()}
+    assert {"learn/ntuple.py", "learn/model_file.py", "learn/replay.py"} <= names
+
+
+@pytest.mark.parametrize("path", _learn_files(), ids=lambda p: p.relative_to(SRC).as_posix())
+def test_learning_code_imports_no_game(path: Path) -> None:
+    module = "boardai." + ".".join(path.relative_to(SRC).with_suffix("").parts)
+    found = [m for m in imported_modules(path.read_text(), module) if GAMES.match(m)]
+    assert found == [], f"{module} imports {found}: the game passes what it needs in"
+
+
+def test_the_game_check_sees_game_imports_only() -> None:
+    source = (
+        "from boardai.g2048.kernels import transpose\n"
+        "from boardai import othello\n"
+        "import boardai.othello.ntuple\n"
+        "from boardai.learn.ntuple import add_at\n"
+        "import boardai.g2048x\n"
+    )
+    found = [m for m in imported_modules(source, "boardai.learn.x") if GAMES.match(m)]
+    assert found == [
+        "boardai.g2048.kernels",
+        "boardai.g2048.kernels.transpose",
+        "boardai.othello",
+        "boardai.othello.ntuple",
+    ]

@@ -84,8 +84,8 @@ def _othello_model(path: Path) -> Path:
 
 
 def _2048_model(path: Path) -> Path:
+    from boardai.g2048.ntuple import NTupleNetwork
     from boardai.learn.model_file import save_model
-    from boardai.learn.ntuple import NTupleNetwork
 
     save_model(path, NTupleNetwork.create("0123,4567"))
     return path

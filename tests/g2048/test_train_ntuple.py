@@ -11,6 +11,7 @@ import pytest
 from boardai.cli import main
 from boardai.errors import ModelFileError
 from boardai.g2048.kernels import max_exponent_fast, play_random_games
+from boardai.g2048.ntuple import NTupleNetwork
 from boardai.g2048.train.config import TrainConfig
 from boardai.g2048.train.episodes import _lambda_return
 from boardai.g2048.train.trainer import Trainer
@@ -68,7 +69,7 @@ def test_restart_at_keeps_the_board_where_the_tile_first_appears() -> None:
 def test_carousel_restarts_from_every_threshold() -> None:
     """Thresholds 256 and 256+128: each pool holds boards that reach its threshold, and the
     restarts start from both."""
-    from boardai.learn.ntuple import tile_presence
+    from boardai.g2048.ntuple import tile_presence
 
     trainer = Trainer(TrainConfig(patterns=TINY, seed=4, restart=0.6, restart_at="8,8+7"))
     chunk = trainer.train(600)
@@ -92,7 +93,7 @@ def test_old_single_pool_files_load_and_train(tmp_path) -> None:
     trainer = Trainer(TrainConfig(patterns=TINY, seed=6, restart=0.5, pool_size=30))
     trainer.train(60)
     trainer.save(tmp_path / "new.npz")
-    network, meta, extra = load_model(tmp_path / "new.npz")
+    network, meta, extra = load_model(tmp_path / "new.npz", NTupleNetwork)
     extra = {"pool": extra["pool"][:, 0, :], "pool_state": extra["pool_state"][:, 0, :]}
     save_model(tmp_path / "old.npz", network, meta, extra)
     old = Trainer.load(tmp_path / "old.npz")
@@ -186,7 +187,7 @@ def test_multi_stage_network_round_trips(tmp_path) -> None:
     trainer.save(tmp_path / "m.npz")
     meta = read_meta(tmp_path / "m.npz")
     assert meta["stages"] == [7, [7, 6]] and meta["config"]["stages"] == [7, [7, 6]]
-    loaded, _, _ = load_model(tmp_path / "m.npz")
+    loaded, _, _ = load_model(tmp_path / "m.npz", NTupleNetwork)
     assert loaded.stages == net.stages
     np.testing.assert_array_equal(loaded.weights, net.weights)
     for cells in ([7, 6, 1], [7, 5, 1], [6, 6, 2], [8, 1]):  # stages 2, 1, 0, 2
@@ -203,11 +204,10 @@ def test_single_stage_files_keep_their_format(tmp_path) -> None:
     """Single-tile stages are stored as plain ints, as before combinations existed, and such
     files load."""
     from boardai.learn.model_file import load_model, read_meta, save_model
-    from boardai.learn.ntuple import NTupleNetwork
 
     save_model(tmp_path / "s.npz", NTupleNetwork.create("0123", stages=(9, 11)), {})
     assert read_meta(tmp_path / "s.npz")["stages"] == [9, 11]
-    assert load_model(tmp_path / "s.npz")[0].stages == ((9,), (11,))
+    assert load_model(tmp_path / "s.npz", NTupleNetwork)[0].stages == ((9,), (11,))
 
 
 def test_threads_share_one_table() -> None:
@@ -250,7 +250,6 @@ def test_bad_config() -> None:
 
 def test_load_rejects_a_model_without_training_state(tmp_path) -> None:
     from boardai.learn.model_file import save_model
-    from boardai.learn.ntuple import NTupleNetwork
 
     save_model(tmp_path / "bare.npz", NTupleNetwork.create("0123"), {})
     with pytest.raises(ModelFileError, match=r"bare\.npz"):

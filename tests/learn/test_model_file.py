@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from boardai.errors import ModelFileError, UsageError
+from boardai.g2048.ntuple import NTupleNetwork
 from boardai.learn.model_file import load_model, read_meta, save_model
-from boardai.learn.ntuple import NTupleNetwork
 
 
 def _net() -> NTupleNetwork:
@@ -22,7 +22,7 @@ def _net() -> NTupleNetwork:
 def test_round_trip(tmp_path) -> None:
     path = tmp_path / "m.npz"
     save_model(path, _net(), {"episodes": 12}, {"pool": np.arange(3, dtype=np.uint64)})
-    net, meta, extra = load_model(path)
+    net, meta, extra = load_model(path, NTupleNetwork)
     assert net.patterns == _net().patterns and net.stages == ((11,),)
     np.testing.assert_array_equal(net.weights, _net().weights)
     assert (
@@ -44,7 +44,7 @@ def test_truncated_file(tmp_path) -> None:
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 2])
     with pytest.raises(ModelFileError, match=r"m\.npz"):
-        load_model(path)
+        load_model(path, NTupleNetwork)
 
 
 def test_foreign_files(tmp_path) -> None:
@@ -56,7 +56,7 @@ def test_foreign_files(tmp_path) -> None:
     np.savez(wrong, meta=np.frombuffer(json.dumps({"format": "something"}).encode(), np.uint8))
     for path in (text, other, wrong, tmp_path / "missing.npz"):
         with pytest.raises(ModelFileError, match=path.name):
-            load_model(path)
+            load_model(path, NTupleNetwork)
 
 
 def test_inconsistent_weights(tmp_path) -> None:
@@ -70,7 +70,7 @@ def test_inconsistent_weights(tmp_path) -> None:
         with z.open("weights.npy", "w") as f:
             np.save(f, np.zeros(5, np.float32))
     with pytest.raises(ModelFileError, match=r"bad\.npz"):
-        load_model(bad)
+        load_model(bad, NTupleNetwork)
 
 
 def _trained(tmp_path, tc: bool = False):
@@ -87,8 +87,8 @@ def test_compact_round_trip(tmp_path) -> None:
     from boardai.learn.model_file import compact_model
 
     trainer, full = _trained(tmp_path)
-    _, err = compact_model(full, tmp_path / "c.npz")
-    net, meta2, extra = load_model(tmp_path / "c.npz")
+    _, err = compact_model(full, tmp_path / "c.npz", NTupleNetwork)
+    net, meta2, extra = load_model(tmp_path / "c.npz", NTupleNetwork)
     assert meta2["format_version"] == 2 and meta2["weights_encoding"] == "int16-sparse"
     assert meta2["episodes"] == 30 and meta2["compacted"]["dropped"] == ["pool", "pool_state"]
     assert extra == {} and net.stages == trainer.network.stages
@@ -99,7 +99,7 @@ def test_compact_round_trip(tmp_path) -> None:
     assert (np.abs(w[net.weights == 0]) <= step / 2).all()  # only tiny weights drop to zero
     plain = NTupleNetwork.create("0123")  # all zeros: scale 1, nothing stored
     save_model(tmp_path / "z.npz", plain, {}, precision="int16")
-    assert not load_model(tmp_path / "z.npz")[0].weights.any()
+    assert not load_model(tmp_path / "z.npz", NTupleNetwork)[0].weights.any()
 
 
 def test_compact_error_is_half_a_step_per_block(tmp_path) -> None:
@@ -114,7 +114,7 @@ def test_compact_error_is_half_a_step_per_block(tmp_path) -> None:
         -3, 4, hit.size
     )
     save_model(tmp_path / "c.npz", net, {}, precision="int16")
-    back = load_model(tmp_path / "c.npz")[0].weights
+    back = load_model(tmp_path / "c.npz", NTupleNetwork)[0].weights
     w = net.weights
     pad = -w.size % BLOCK
     step = np.abs(np.concatenate([w, np.zeros(pad, np.float32)])).reshape(-1, BLOCK).max(axis=1)
@@ -126,13 +126,13 @@ def test_compact_damaged(tmp_path) -> None:
     from boardai.learn.model_file import compact_model
 
     _, full = _trained(tmp_path)
-    compact_model(full, tmp_path / "c.npz")
+    compact_model(full, tmp_path / "c.npz", NTupleNetwork)
     with np.load(tmp_path / "c.npz") as z:
         arrays = {k: z[k] for k in z.files}
     arrays["weights_values"] = arrays["weights_values"][:-1]
     np.savez(tmp_path / "bad.npz", **arrays)
     with pytest.raises(ModelFileError, match=r"bad\.npz: damaged model file.*bitmap"):
-        load_model(tmp_path / "bad.npz")
+        load_model(tmp_path / "bad.npz", NTupleNetwork)
     with pytest.raises(UsageError, match="precision"):
         save_model(tmp_path / "x.npz", _net(), {}, precision="float8")
 
@@ -142,7 +142,7 @@ def test_compact_resumes_weights_only(tmp_path) -> None:
     from boardai.learn.model_file import compact_model
 
     _, full = _trained(tmp_path, tc=True)
-    compact_model(full, tmp_path / "c.npz")
+    compact_model(full, tmp_path / "c.npz", NTupleNetwork)
     resumed = Trainer.load(tmp_path / "c.npz")
     assert resumed.episodes == 30 and resumed.config.tc
     assert not resumed.tc[0].any() and not resumed.tc[1].any()  # TC starts afresh

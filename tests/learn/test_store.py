@@ -50,6 +50,7 @@ def card(name: str, game: str, kind: str, path: Path) -> dict[str, object]:
 
 def tiny_2048(directory: Path, name: str = "tiny-2048.npz", tc: bool = False) -> Path:
     """A compact 2048 n-tuple model trained for a few episodes."""
+    from boardai.g2048.ntuple import NTupleNetwork
     from boardai.g2048.train.trainer import TrainConfig, Trainer
     from boardai.learn.model_file import compact_model
 
@@ -57,7 +58,7 @@ def tiny_2048(directory: Path, name: str = "tiny-2048.npz", tc: bool = False) ->
     t.train(20)
     full = directory / f"full-{name}"
     t.save(full)
-    compact_model(full, directory / name)
+    compact_model(full, directory / name, NTupleNetwork)
     full.unlink()
     return directory / name
 

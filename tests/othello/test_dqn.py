@@ -91,11 +91,11 @@ def test_replay_returns_skip_overwritten() -> None:
     z = np.zeros(3)
     first = r.add(np.zeros((3, 6), np.uint64), np.arange(3), z, z.astype(bool))
     r.add(np.zeros((2, 6), np.uint64), np.arange(2), z[:2], z[:2].astype(bool))
-    assert r.n == 4 and first.tolist() == [0, 1, 2]
+    assert len(r) == 4 and first.tolist() == [0, 1, 2]
     r.set_returns(first, np.array([1.0, -1.0, 1.0], np.float32))
     # serial 0 was overwritten by serial 4 (slot 0): only serials 1 and 2 get results
-    assert r.has_ret.tolist() == [False, True, True, False]
-    assert r.ret[1:3].tolist() == [-1.0, 1.0]
+    assert r.fields["has_ret"].tolist() == [False, True, True, False]
+    assert r.fields["ret"][1:3].tolist() == [-1.0, 1.0]
 
 
 def test_strong_preset_trains_and_plays(tmp_path: Path) -> None:

@@ -289,15 +289,53 @@ def test_bad_stages() -> None:
         NTupleNetwork.create("small", stages=0)
 
 
-def test_files_from_before_stages_load_as_one_stage(tmp_path: Path) -> None:
+def _old_format_file(path: Path, net: NTupleNetwork, meta: dict, **arrays: np.ndarray) -> Path:
+    """A file as boardai wrote Othello networks before the one n-tuple format: its own
+    format name, the metadata as a string array, training arrays without a prefix."""
     import json
 
+    record = {**meta, "format": "boardai-othello-ntuple", "format_version": 1}
+    np.savez_compressed(path, weights=net.weights, meta=np.array(json.dumps(record)), **arrays)
+    return path
+
+
+def test_files_from_before_stages_load_as_one_stage(tmp_path: Path) -> None:
     net = NTupleNetwork.create("small")
     net.weights[:] = np.arange(net.weights.size, dtype=np.float32)
-    save_network(tmp_path / "new.npz", net)
-    with np.load(tmp_path / "new.npz") as data:
-        meta = json.loads(str(data["meta"]))
-        del meta["stages"]  # what session-2 files hold
-        np.savez_compressed(tmp_path / "old.npz", weights=data["weights"], meta=json.dumps(meta))
-    old = load_model(tmp_path / "old.npz")[0]
-    assert old.stages == 1 and np.array_equal(old.weights, net.weights)
+    old = _old_format_file(tmp_path / "old.npz", net, {"tuples": "small"})  # session-2 files
+    loaded = load_model(old)[0]
+    assert loaded.stages == 1 and np.array_equal(loaded.weights, net.weights)
+
+
+def test_old_format_files_load_with_their_training_state(tmp_path: Path) -> None:
+    from boardai.learn.model_file import read_meta
+    from boardai.othello.ntuple_file import load_arrays
+
+    net = NTupleNetwork.create("small", stages=2)
+    rng = np.random.default_rng(1)
+    net.weights[:] = rng.normal(size=net.weights.size).astype(np.float32)
+    tc_e = rng.normal(size=net.weights.size).astype(np.float32)
+    meta = {"tuples": "corner3x3,edge2x,line2,diag8", "stages": 2, "episodes": 7}
+    old = _old_format_file(tmp_path / "old.npz", net, meta, tc_e=tc_e)
+    loaded, got = load_model(old)
+    assert np.array_equal(loaded.weights, net.weights) and got["episodes"] == 7
+    assert list(load_arrays(old)) == ["tc_e"] and np.array_equal(load_arrays(old)["tc_e"], tc_e)
+    # Written again, it is in the one format of every game, and reads back the same.
+    save_network(tmp_path / "new.npz", loaded, got, load_arrays(old))
+    assert read_meta(tmp_path / "new.npz")["format"] == "boardai-ntuple"
+    assert read_meta(tmp_path / "new.npz")["game"] == "othello"
+    assert np.array_equal(load_model(tmp_path / "new.npz")[0].weights, net.weights)
+    assert np.array_equal(load_arrays(tmp_path / "new.npz")["tc_e"], tc_e)
+
+
+def test_othello_networks_compact_like_2048_ones(tmp_path: Path) -> None:
+    from boardai.learn.model_file import compact_model
+
+    net = NTupleNetwork.create("small", stages=3)
+    net.weights[:] = np.random.default_rng(2).normal(size=net.weights.size).astype(np.float32)
+    save_network(tmp_path / "full.npz", net, {"episodes": 3}, {"tc_a": np.abs(net.weights)})
+    meta, change = compact_model(tmp_path / "full.npz", tmp_path / "c.npz", NTupleNetwork)
+    back = load_model(tmp_path / "c.npz")[0]
+    assert meta["compacted"]["dropped"] == ["tc_a"] and meta["weights_encoding"] == "int16-sparse"
+    assert back.stages == 3 and 0 < change <= np.abs(net.weights).max() / 32767
+    assert np.abs(back.weights - net.weights).max() == pytest.approx(change)

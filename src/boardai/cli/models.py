@@ -246,15 +246,26 @@ def run_fetch(args: argparse.Namespace) -> int:
     return 0
 
 
+def _network_type(game: str) -> Any:
+    """The n-tuple network class of a game's model files."""
+    if game == "othello":
+        from boardai.othello.ntuple import NTupleNetwork as OthelloNetwork
+
+        return OthelloNetwork
+    from boardai.g2048.ntuple import NTupleNetwork
+
+    return NTupleNetwork
+
+
 def run_compact(args: argparse.Namespace) -> int:
     import os
 
     from boardai.cli._common import console
-    from boardai.learn.model_file import compact_model
+    from boardai.learn.model_file import compact_model, read_meta
     from boardai.learn.store import sha256_of
 
     out = console()
-    _, change = compact_model(args.src, args.out)
+    _, change = compact_model(args.src, args.out, _network_type(read_meta(args.src)["game"]))
     size, before = os.path.getsize(args.out), os.path.getsize(args.src)
     out.print(
         f"wrote {args.out}: {_mb(size)} ({_mb(before)} at full precision), "

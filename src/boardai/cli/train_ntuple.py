@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from boardai.cli._common import nonneg_int, output_option, positive_int, probability
-from boardai.learn.patterns import PATTERN_SETS
+from boardai.g2048.patterns import PATTERN_SETS
 
 EXAMPLES = """
 boardai train ntuple --patterns 4x6 --episodes 100000 --out model.npz
@@ -230,7 +230,7 @@ def register(app: Any) -> None:
 
 def _stages(args: argparse.Namespace) -> Any:
     from boardai.errors import UsageError
-    from boardai.learn.ntuple import parse_stages
+    from boardai.g2048.ntuple import parse_stages
 
     try:
         return parse_stages(args.stages)
@@ -241,7 +241,7 @@ def _stages(args: argparse.Namespace) -> Any:
 def _given(args: argparse.Namespace) -> dict[str, Any]:
     """The options of the learning rule that the command line sets."""
     from boardai.errors import UsageError
-    from boardai.learn.ntuple import parse_stages
+    from boardai.g2048.ntuple import parse_stages
 
     given = {k: getattr(args, k) for k in RESUMABLE if getattr(args, k) is not None}
     if "restart_at" in given:
@@ -275,10 +275,10 @@ def run(args: argparse.Namespace) -> int:
 
     from boardai.cli._common import console, progress
     from boardai.errors import UsageError
+    from boardai.g2048.downgrade import downgrade_exponent, unread_stages
+    from boardai.g2048.ntuple import format_stages
     from boardai.g2048.train.report import CsvLog, plot_curve, report_block
     from boardai.g2048.train.trainer import Chunk, Trainer
-    from boardai.learn.downgrade import downgrade_exponent, unread_stages
-    from boardai.learn.ntuple import format_stages
 
     out = console()
     if args.resume:
@@ -481,8 +481,8 @@ def _play(args: argparse.Namespace, trainer: Any) -> tuple[Any, Any, Any, float]
 
     import numpy as np
 
+    from boardai.g2048.downgrade import downgrade_exponent
     from boardai.g2048.train.episodes import play_games
-    from boardai.learn.downgrade import downgrade_exponent
 
     data = trainer.network.data()
     p4 = trainer.config.p4

@@ -6,7 +6,7 @@ TD-afterstate learning, seed 004's EVALUATE); ``V`` reads the afterstate's featu
 (:func:`features`), downgraded when the network was trained so.
 
 >>> import numpy as np
->>> from boardai.learn.ntuple import NTupleNetwork
+>>> from boardai.g2048.ntuple import NTupleNetwork
 >>> net = NTupleNetwork.create("0123,4567")
 >>> action = greedy_move(np.uint64(0x1100), np.uint64(0), net.data(), 0)[0]
 >>> int(action) in (0, 1, 2, 3)
@@ -20,15 +20,15 @@ from typing import Any
 import numpy as np
 
 from boardai._jit import njit
+from boardai.g2048.downgrade import downgrade
 from boardai.g2048.kernels import move
-from boardai.learn.downgrade import downgrade
-from boardai.learn.ntuple import evaluate, feature_board, prefetch_value
+from boardai.g2048.ntuple import evaluate, feature_board, prefetch_value
 
 
 @njit(inline="always")
 def features(lo: np.uint64, hi: np.uint64, dg: np.int64) -> np.uint64:
     """The board the network reads for the exact board ``(lo, hi)``: its feature board,
-    downgraded (:func:`~boardai.learn.downgrade.downgrade`) from tile ``2**dg`` up when
+    downgraded (:func:`~boardai.g2048.downgrade.downgrade`) from tile ``2**dg`` up when
     ``dg > 0``."""
     fb = feature_board(lo, hi)
     if dg > 0:

@@ -1,8 +1,17 @@
-"""Learning pieces shared by the games: the n-tuple network core and its model files.
+"""Learning pieces shared by the games; nothing here imports a game (a game passes in its
+encoding: board -> table indices, symmetries as cell maps, its network class).
 
-- :mod:`boardai.learn.patterns`: pattern sets as data and the 8 board symmetries.
-- :mod:`boardai.learn.ntuple`: weight tables, symmetric lookups, update kernels (plain, TC).
-- :mod:`boardai.learn.model_file`: compressed, atomic model files with metadata.
+- :mod:`boardai.learn.ntuple`: the n-tuple core: patterns and their symmetric images, the
+  layout of the weight tables, the lookup and update kernels (plain, temporal coherence).
+- :mod:`boardai.learn.model_file`: one n-tuple model-file format for every game: compressed,
+  atomic, with metadata; compact (int16) files.
+- :mod:`boardai.learn.intrinsics`: numba intrinsics for memory-bound loops (borrow, prefetch).
 - :mod:`boardai.learn.replay`, :mod:`boardai.learn.schedules`, :mod:`boardai.learn.qnets`: DQN's
-  replay buffer, exploration schedules and torch networks.
+  replay buffer, exploration strategies and rate schedules, and torch networks.
+- :mod:`boardai.learn.store`, :mod:`boardai.learn.torch_file`: the shipped models, and safe
+  torch checkpoints.
+
+The games' own parts: 2048's network, patterns, downgrading and augmentation in
+:mod:`boardai.g2048` (``ntuple``, ``patterns``, ``downgrade``, ``augment``); Othello's
+network in :mod:`boardai.othello.ntuple`.
 """

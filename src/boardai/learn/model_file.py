@@ -1,11 +1,13 @@
-"""N-tuple model files: a compressed ``.npz`` holding the weights, extra arrays (training state)
-and a JSON metadata record, written atomically.
+"""N-tuple model files, one format for every game: a compressed ``.npz`` holding the weights,
+extra arrays (training state) and a JSON metadata record, written atomically.
 
-The metadata names the format (``"format": "boardai-ntuple"``), the patterns (hex strings),
-the stage thresholds (an int per single-tile threshold, a list of exponents per combination
-such as ``[14, 13]``) and the boardai version; callers add what they need (rules, episodes,
-training options, rng and schedule state). Untouched weights are zeros, which compress to
-almost nothing.
+The metadata names the format (``"format": "boardai-ntuple"``), the game, the network's
+layout as the game describes it (2048: patterns as hex strings and stage thresholds; Othello:
+tuple names and the number of stages) and the boardai version; callers add what they need
+(rules, episodes, training options, rng and schedule state). Untouched weights are zeros,
+which compress to almost nothing. The network itself comes from the game: any class with the
+members of :class:`Network` (:class:`boardai.g2048.ntuple.NTupleNetwork`,
+:class:`boardai.othello.ntuple.NTupleNetwork`) is saved and loaded here.
 
 A compact file (format version 2, :func:`compact_model`) keeps no training state, and its
 weights quantised: each block of 4,096 as int16 times the block's own scale (its largest
@@ -15,13 +17,18 @@ the same move but for one in 4,000 (docs/tour/models.md has the measurement; a s
 changed twice as many moves, float16 ten times as many). Loading gives float32 weights either
 way, so a compact file plays and resumes training like any other.
 
+Older files stay readable: a ``boardai-ntuple`` file that names no game is a 2048 network
+(the format was 2048's alone then), and Othello networks had a format of their own,
+``boardai-othello-ntuple`` (metadata as a string array, training arrays without the
+``extra_`` prefix).
+
 >>> import tempfile, pathlib
->>> from boardai.learn.ntuple import NTupleNetwork
+>>> from boardai.g2048.ntuple import NTupleNetwork
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "m.npz"
 >>> save_model(path, NTupleNetwork.create("0123,4567"), {"episodes": 0})
->>> net, meta, extra = load_model(path)
->>> net.patterns, meta["episodes"]
-(((0, 1, 2, 3), (4, 5, 6, 7)), 0)
+>>> net, meta, extra = load_model(path, NTupleNetwork)
+>>> net.patterns, meta["game"], meta["episodes"]
+(((0, 1, 2, 3), (4, 5, 6, 7)), '2048', 0)
 """
 
 from __future__ import annotations
@@ -30,17 +37,15 @@ import contextlib
 import json
 import os
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import numpy as np
 
 from boardai import __version__
 from boardai.atomic import atomic_write
 from boardai.errors import ModelFileError, UsageError
-from boardai.learn.ntuple import NTupleNetwork, stages_to_json
-from boardai.learn.patterns import pattern_names
 
 FORMAT = "boardai-ntuple"
 #: The newest format this module reads: 1 full precision, 2 compact (int16 weights per block).
@@ -51,22 +56,50 @@ PRECISIONS = ("float32", "int16")
 BLOCK = 4096
 _I16_TOP = 32767
 _CHUNK = 1 << 22  # weights per step of compacting and loading (a multiple of BLOCK and 8)
-#: The format of Othello's n-tuple files (boardai.othello.ntuple_file), named here to tell a
-#: user who gives one to a 2048 player which game it belongs to.
-OTHELLO_FORMAT = "boardai-othello-ntuple"
+#: The game of a ``boardai-ntuple`` file that names none (written before the format served
+#: two games).
+UNNAMED_GAME = "2048"
+#: Formats of the past that this module still reads, and their game.
+OLD_FORMATS = {"boardai-othello-ntuple": "othello"}
+
+
+class Network(Protocol):
+    """What a game's n-tuple network offers to be saved and loaded."""
+
+    #: The game's name in model files and the model store (``"2048"``, ``"othello"``).
+    GAME: ClassVar[str]
+    #: The flat float32 weight tables.
+    weights: np.ndarray
+
+    def layout(self) -> dict[str, Any]:
+        """The metadata entries that describe the tables (JSON values)."""
+        ...
+
+    @classmethod
+    def weights_size(cls, layout: Mapping[str, Any]) -> int:
+        """The number of weights of the network ``layout`` describes (raises ValueError,
+        KeyError, TypeError or UsageError for a bad layout)."""
+        ...
+
+    @classmethod
+    def from_layout(cls, layout: Mapping[str, Any], weights: np.ndarray) -> Any:
+        """The network ``layout`` describes, holding ``weights``."""
+        ...
+
+
+N = TypeVar("N", bound=Network)
 
 
 def save_model(
     path: str | os.PathLike[str],
-    network: NTupleNetwork,
+    network: Network,
     meta: dict[str, Any] | None = None,
     extra: dict[str, np.ndarray] | None = None,
     precision: str = "float32",
 ) -> None:
     """Write ``network`` (+ ``meta`` JSON and ``extra`` arrays) to ``path`` atomically.
 
-    ``precision="int16"`` writes the compact format (version 2); float32 writes version 1,
-    which every boardai reads.
+    ``precision="int16"`` writes the compact format (version 2); float32 writes version 1.
     """
     if precision not in PRECISIONS:
         raise UsageError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
@@ -81,11 +114,12 @@ def save_model(
         format=FORMAT,
         format_version=2 if precision == "int16" else 1,
         boardai_version=__version__,
-        patterns=pattern_names(network.patterns),
-        index_order="first cell lowest",
-        stages=stages_to_json(network.stages),
+        game=network.GAME,
+        **network.layout(),
     )
-    arrays: dict[str, Any] = {f"extra_{k}": np.asarray(v) for k, v in (extra or {}).items()}
+    arrays: dict[str, Any] = {
+        f"extra_{k}": np.asarray(v) for k, v in (extra or {}).items() if v is not None
+    }
     arrays.update(weights)
     meta_bytes = np.frombuffer(json.dumps(record).encode("utf-8"), np.uint8)
     with atomic_write(path, "wb") as f:
@@ -119,17 +153,18 @@ def _quantise(weights: np.ndarray) -> dict[str, np.ndarray]:
 
 
 def compact_model(
-    src: str | os.PathLike[str], dst: str | os.PathLike[str]
+    src: str | os.PathLike[str], dst: str | os.PathLike[str], network_type: type[Network]
 ) -> tuple[dict[str, Any], float]:
-    """Write the compact form of model ``src`` to ``dst``: int16 weights, the metadata
-    (training options, episodes), no training state (TC accumulators, restart pools).
+    """Write the compact form of model ``src`` (a ``network_type`` network) to ``dst``: int16
+    weights, the metadata (training options, episodes), no training state (TC accumulators,
+    restart pools).
 
     Returns:
         the metadata written, and the largest absolute change of a weight.
     """
-    network, meta, _ = load_model(src, with_extra=False)  # TC tables can be gigabytes
+    network, meta, _ = load_model(src, network_type, with_extra=False)  # TC: gigabytes
     with _open(src) as z:
-        dropped = sorted(k[len("extra_") :] for k in z.files if k.startswith("extra_"))
+        dropped = sorted(_extra_names(z, meta))
     full = network.weights
     meta = dict(meta)
     meta["compacted"] = {
@@ -139,7 +174,7 @@ def compact_model(
         "resuming starts it afresh",
     }
     save_model(dst, network, meta, precision="int16")
-    back, written, _ = load_model(dst)
+    back, written, _ = load_model(dst, network_type)
     change = 0.0
     for start in range(0, full.size, _CHUNK):
         part = slice(start, start + _CHUNK)
@@ -148,39 +183,65 @@ def compact_model(
 
 
 def read_meta(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Only the metadata of a model file (reads no weights)."""
+    """Only the metadata of a model file (reads no weights); ``"game"`` is always there."""
     with _open(path) as z:
         return _meta(z, path)
 
 
 def load_model(
-    path: str | os.PathLike[str], with_extra: bool = True
-) -> tuple[NTupleNetwork, dict[str, Any], dict[str, np.ndarray]]:
-    """Read a model file: (network, metadata, extra arrays; none unless ``with_extra``).
+    path: str | os.PathLike[str], network_type: type[N], with_extra: bool = True
+) -> tuple[N, dict[str, Any], dict[str, np.ndarray]]:
+    """Read a model file of a ``network_type`` network: (network, metadata, extra arrays;
+    none unless ``with_extra``).
 
     Raises:
-        ModelFileError: the file is missing, truncated, not an n-tuple model, or inconsistent.
+        ModelFileError: the file is missing, truncated, not an n-tuple model, a model of
+            another game, or inconsistent.
     """
     with _open(path) as z:
         meta = _meta(z, path)
+        if meta["game"] != network_type.GAME:
+            raise ModelFileError(
+                path,
+                f"{_a(meta['game'])} n-tuple model, not {_a(network_type.GAME)} one",
+            )
         try:
-            patterns = [tuple(int(ch, 16) for ch in p) for p in meta["patterns"]]
-        except (KeyError, TypeError, ValueError) as e:
-            raise ModelFileError(path, f"inconsistent model file: bad patterns {e}") from None
+            size = network_type.weights_size(meta)
+        except (KeyError, TypeError, ValueError, UsageError) as e:
+            raise ModelFileError(path, f"inconsistent model file: {e}") from None
         try:
-            weights = _weights(z, meta, patterns, meta.get("stages", []))
-            names = [k for k in z.files if k.startswith("extra_")] if with_extra else []
-            extra = {k[len("extra_") :]: z[k] for k in names}
+            weights = _weights(z, meta, size)
+            names = _extra_names(z, meta) if with_extra else {}
+            extra = {name: z[key] for name, key in names.items()}
         except (KeyError, ValueError, OSError, EOFError, zipfile.BadZipFile) as e:
             raise ModelFileError(path, f"damaged model file ({type(e).__name__}: {e})") from None
+    if weights.dtype != np.float32 or weights.shape != (size,):
+        raise ModelFileError(
+            path,
+            f"inconsistent model file: weights must be float32 of shape ({size},), "
+            f"got {weights.dtype} {weights.shape}",
+        )
     try:
-        network = NTupleNetwork(patterns, meta.get("stages", []), weights)
+        network = network_type.from_layout(meta, weights)
     except (KeyError, TypeError, ValueError, UsageError) as e:
         raise ModelFileError(path, f"inconsistent model file: {e}") from None
     return network, meta, extra
 
 
-def _weights(z: Any, meta: dict[str, Any], patterns: Any, stages: Any) -> np.ndarray:
+def _a(game: str) -> str:
+    """``"a 2048"``, ``"an Othello"``: a game's name with its article, for messages."""
+    label = game.capitalize()
+    return f"{'an' if label[:1] in 'AEIOU' else 'a'} {label}"
+
+
+def _extra_names(z: Any, meta: dict[str, Any]) -> dict[str, str]:
+    """The extra arrays of a file: name -> key in the archive."""
+    if meta["format"] in OLD_FORMATS:
+        return {k: k for k in z.files if k not in ("weights", "meta")}
+    return {k[len("extra_") :]: k for k in z.files if k.startswith("extra_")}
+
+
+def _weights(z: Any, meta: dict[str, Any], size: int) -> np.ndarray:
     """float32 weights from the stored arrays (version 2: int16-sparse, see :func:`_quantise`)."""
     encoding = meta.get("weights_encoding", "float32")
     if encoding == "float32":
@@ -190,7 +251,7 @@ def _weights(z: Any, meta: dict[str, Any], patterns: Any, stages: Any) -> np.nda
     block = meta.get("weights_block")
     if not isinstance(block, int) or block <= 0 or _CHUNK % block:
         raise ValueError(f"bad weights_block {block!r}")
-    w = NTupleNetwork(patterns, stages).weights  # the layout, all zeros
+    w = np.zeros(size, np.float32)
     scales, mask, values = z["weights_scales"], z["weights_mask"], z["weights_values"]
     if scales.shape != (-(-w.size // block),) or mask.shape != (-(-w.size // 8),):
         raise ValueError("the scales or the bitmap do not fit the patterns")
@@ -236,14 +297,11 @@ def _meta(z: Any, path: str | os.PathLike[str]) -> dict[str, Any]:
         raise ModelFileError(path, "not a boardai n-tuple model (no metadata)") from None
     except (ValueError, OSError, EOFError, zipfile.BadZipFile) as e:
         raise ModelFileError(path, f"damaged metadata ({type(e).__name__}: {e})") from None
-    if isinstance(meta, dict) and meta.get("format") == OTHELLO_FORMAT:
-        raise ModelFileError(
-            path, "an Othello n-tuple model, not a 2048 one (use it with boardai othello ...)"
-        )
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+    fmt = meta.get("format") if isinstance(meta, dict) else None
+    if fmt != FORMAT and fmt not in OLD_FORMATS:
         raise ModelFileError(path, f"not a boardai n-tuple model (format is not {FORMAT!r})")
-    if meta.get("index_order", "first cell lowest") != "first cell lowest":
-        raise ModelFileError(path, f"unknown weight index order {meta['index_order']!r}")
+    assert isinstance(meta, dict)
+    meta.setdefault("game", OLD_FORMATS.get(fmt, UNNAMED_GAME))
     if meta.get("format_version", 0) > FORMAT_VERSION:
         raise ModelFileError(
             path,
@@ -254,6 +312,6 @@ def _meta(z: Any, path: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 def meta_text(raw: np.ndarray) -> str:
-    """The JSON text of a model file's ``meta`` array: UTF-8 bytes (2048 files) or a string
-    array (Othello files)."""
+    """The JSON text of a model file's ``meta`` array: UTF-8 bytes, or a string array (the old
+    Othello format)."""
     return str(raw) if raw.dtype.kind == "U" else bytes(raw).decode("utf-8")

@@ -1,302 +1,53 @@
-"""N-tuple networks over the packed 2048 board: weight tables shared by the 8 symmetries.
+"""The game-free core of n-tuple networks: patterns as cell lists, their symmetric images,
+the layout of the weight tables, and the compiled lookup and update kernels.
 
-The value of a board is the sum, over every pattern and each of the 8 symmetric images of the
-board, of one weight: the entry of that pattern's table indexed by the pattern's cells read as
-base-16 digits, the first cell the lowest digit (``sum_j exponent(cell_j) * 16**j``). So a
-network of ``P`` patterns makes ``8 * P`` lookups per evaluation (:attr:`NTupleNetwork.n_lookups`).
-An evaluation first makes the 8 symmetric images of the board with a few bit operations
-(:func:`images`: a transpose, two mirrors, four flips); a pattern then reads the same cells of
-every image, as runs of consecutive cells (:func:`run_table`: ``012345`` is one run, ``012456``
-two), so a lookup is one or two shift-and-mask steps and one memory access. The small kernels
-are inlined into their callers (``inline="always"``): training runs 15-20% faster that way.
+A game supplies its encoding: which cells a board has, the symmetries of the board as cell
+maps, how many values a cell takes, and how a board turns into the table indices of its
+patterns (2048: :mod:`boardai.g2048.ntuple`; Othello: :mod:`boardai.othello.ntuple`). What
+follows from those is shared:
 
-Features saturate: a cell holding 32768 or more (exponent >= 15) reads as 15. The board itself
-stays exact (the engine keeps 65536 and 131072); only the network cannot tell those apart from
-32768. Use :func:`feature_board` to turn an exact ``(lo, hi)`` board into the feature board.
+- a pattern is a tuple of cells; under a symmetry ``maps[i]`` (cell ``c`` goes to
+  ``maps[i][c]``) it reads the cells ``maps[i][pattern]`` (:func:`pattern_images`);
+- every pattern has one table of ``values_per_cell ** len(pattern)`` float32 entries, all
+  tables one after the other in one flat array (:func:`table_offsets`), and a network with
+  stages keeps one such block per stage;
+- the value of a board is the sum of the entries its indices look up (:func:`sum_at`); a TD
+  step adds to every looked-up entry (:func:`add_at`), or with temporal coherence a step
+  scaled by each entry's own rate (:func:`add_at_tc`).
 
-Multi-stage networks keep a separate copy of every table per stage; the stage of a board is the
-number of stage thresholds it reaches (:func:`stage_of`). A threshold is a tile, or a
-combination of tiles written largest first (:data:`Stage`): ``"14,14+13"`` gives stage 0 below
-16384, stage 1 once a 16384 is on the board, stage 2 once 16384 and 8192 both are (as in the
-multi-stage TD papers). A board reaches a threshold when its distinct tiles, largest first, are
-at least the threshold's in lexicographic order: it holds all of the threshold's tiles, or is
-further on (a 32768 reaches 16384+8192; 16384 with 4096 does not). For one tile that is "the
-largest tile reaches it". In compiled code this is one integer comparison per threshold
-between the board's tile-presence mask (bit e set when a tile 2^e is on the board,
-:func:`tile_presence`) and the threshold's mask (:func:`stage_mask`).
-
->>> parse_stages("14,14+13")
-((14,), (14, 13))
->>> [stage_mask(s) for s in parse_stages("14,14+13")] == [2**14, 2**14 + 2**13]
-True
-
-The compiled functions take the network as a tuple ``data`` (:meth:`NTupleNetwork.data`):
-``(weights, runs, n_runs, offsets, stage_masks)``. :func:`evaluate` has the signature the
-expectimax search expects of a leaf evaluation: ``evaluate(afterstate: uint64, data) -> float``.
-
->>> net = NTupleNetwork.create("4x6")
->>> net.n_lookups, net.weights.nbytes // 2**20
-(32, 256)
->>> net.value(0x1234)
-0.0
+>>> pattern_images((0, 1), ((0, 1, 2, 3), (1, 0, 3, 2), (0, 1, 2, 3)))  # the third repeats
+[(0, 1), (1, 0)]
+>>> table_offsets([(0, 1), (2, 3, 4)], 3).tolist()
+[0, 9, 36]
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
-from llvmlite import ir
-from numba import types
-from numba.core import cgutils
-from numba.extending import intrinsic
 
 from boardai._jit import njit
-from boardai.errors import UsageError
-from boardai.g2048.kernels import transpose
-from boardai.learn.patterns import Pattern, parse_patterns
 
-_NIB = np.uint64(0xF)
-
-#: Weight entries per cell value: exponents 0..15 (15 also stands for every larger tile).
-VALUES_PER_CELL = 16
+#: A pattern: the cells it reads, the first cell first.
+Pattern = tuple[int, ...]
 
 
-def _borrow(typingctx: Any, arr: Any) -> Any:
-    """A view of the array ``arr`` that holds no reference to its memory (null meminfo).
+def pattern_images(pattern: Sequence[int], maps: Sequence[Sequence[int]]) -> list[Pattern]:
+    """The distinct images of ``pattern`` under the symmetries ``maps`` (in their order).
 
-    Numba counts references to every array passed between compiled functions with atomic
-    instructions (``lock inc`` / ``lock dec``, about 75 per training move here), and each one
-    also waits for the weight loads in flight, which is what a memory-bound loop cannot
-    afford; counting on a borrowed view is a null test. Borrow only arrays that outlive every
-    use of the view: the arguments of the compiled function that borrows them.
+    Images are ordered (the k-th cell of an image reads the k-th digit of the index), so a
+    pattern that is its own mirror image still gets both readings, which keeps a network's
+    value exactly symmetric; only images equal cell for cell are dropped.
     """
-    if not isinstance(arr, types.Array):
-        return None
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        view = context.make_array(arr)(context, builder, value=args[0])
-        view.meminfo = cgutils.get_null_value(view.meminfo.type)
-        return view._getvalue()
-
-    return arr(arr), codegen
+    return list(dict.fromkeys(tuple(int(m[c]) for c in pattern) for m in maps))
 
 
-#: :func:`_borrow` as a compiled intrinsic: ``view = borrow(array)``.
-borrow: Any = intrinsic(_borrow)
-
-
-def _prefetch(typingctx: Any, arr: Any, index: Any) -> Any:
-    """Ask the CPU to start loading ``arr[index]`` into its caches, and go on (``prefetcht0``;
-    no bounds check, no effect on results). For entries needed a little later, so their
-    memory latency overlaps other work."""
-    if not isinstance(arr, types.Array) or not isinstance(index, types.Integer):
-        return None
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        array_type = signature.args[0]
-        view = context.make_array(array_type)(context, builder, value=args[0])
-        ptr = cgutils.get_item_pointer(
-            context, builder, array_type, view, [args[1]], wraparound=False
-        )
-        i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
-        fn = cgutils.get_or_insert_function(
-            builder.module,
-            ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
-            "llvm.prefetch." + i8p.intrinsic_name,  # p0 (opaque pointers) or p0i8 (older)
-        )
-        # read, keep in all cache levels, data cache
-        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
-        return context.get_dummy_value()
-
-    return types.none(arr, index), codegen
-
-
-#: :func:`_prefetch` as a compiled intrinsic: ``prefetch(array, index)``.
-prefetch: Any = intrinsic(_prefetch)
-
-
-@njit
-def borrow_data(data: Any) -> Any:
-    """``data`` with every array :func:`borrow`-ed (for the hot loops that take ``data``)."""
-    weights, runs, n_runs, offsets, masks = data
-    return (borrow(weights), borrow(runs), borrow(n_runs), borrow(offsets), borrow(masks))
-
-
-@njit
-def feature_board(lo: np.uint64, hi: np.uint64) -> np.uint64:
-    """The board the features read: cells of 65536 and up (``hi`` bits) saturate to 15."""
-    if hi == 0:
-        return lo
-    for i in range(16):
-        if (hi >> np.uint64(i)) & np.uint64(1):
-            lo |= _NIB << np.uint64(4 * i)
-    return lo
-
-
-@njit(inline="always")
-def tile_presence(board: np.uint64) -> np.int64:
-    """Bit ``e`` set when the feature board holds a tile of exponent ``e >= 1`` (2^e)."""
-    m = np.int64(0)
-    for i in range(16):
-        m |= np.int64(1) << np.int64((board >> np.uint64(4 * i)) & _NIB)
-    return m & ~np.int64(1)
-
-
-@njit(inline="always")
-def stage_of(board: np.uint64, masks: np.ndarray) -> int:
-    """The stage of a feature board: how many thresholds (as :func:`stage_mask` masks) it
-    reaches; a board reaches a mask when its tile-presence mask is at least as large."""
-    n = masks.shape[0]
-    if n == 0:
-        return 0
-    present = tile_presence(board)
-    s = 0
-    for k in range(n):
-        if present >= masks[k]:
-            s += 1
-    return s
-
-
-_ROW_LO_NIBS = np.uint64(0x000F_000F_000F_000F)
-
-
-@njit(inline="always")
-def _mirror(b: np.uint64) -> np.uint64:
-    """Left-right mirror: cell (r, c) goes to (r, 3 - c)."""
-    return (
-        ((b & _ROW_LO_NIBS) << np.uint64(12))
-        | ((b & (_ROW_LO_NIBS << np.uint64(4))) << np.uint64(4))
-        | ((b >> np.uint64(4)) & (_ROW_LO_NIBS << np.uint64(4)))
-        | ((b >> np.uint64(12)) & _ROW_LO_NIBS)
-    )
-
-
-@njit(inline="always")
-def _flip(b: np.uint64) -> np.uint64:
-    """Up-down flip: cell (r, c) goes to (3 - r, c)."""
-    return (
-        (b << np.uint64(48))
-        | ((b & np.uint64(0xFFFF_0000)) << np.uint64(16))
-        | ((b >> np.uint64(16)) & np.uint64(0xFFFF_0000))
-        | (b >> np.uint64(48))
-    )
-
-
-@njit(inline="always")
-def images(b: np.uint64) -> tuple[np.uint64, ...]:
-    """The 8 symmetric images of a board: image ``i`` holds in cell ``c`` the board's cell
-    :func:`~boardai.learn.patterns.isomorphisms` ``[i][c]``, so a pattern read on image ``i`` is
-    that pattern seen through
-    symmetry ``i``."""
-    b = np.uint64(b)
-    t = transpose(b)
-    m = _mirror(b)
-    tm = _mirror(t)
-    return (b, _flip(t), _flip(m), tm, m, _flip(tm), _flip(b), t)
-
-
-@njit(inline="always")
-def _indices(im: tuple[np.uint64, ...], runs: np.ndarray, p: int, n: int) -> tuple[np.int64, ...]:
-    """Table indices of pattern ``p`` (``n`` runs) on the 8 images, one run at a time from the
-    highest digits down (a chain, so the compiler keeps it in registers)."""
-    b0, b1, b2, b3, b4, b5, b6, b7 = im
-    i0 = i1 = i2 = i3 = i4 = i5 = i6 = i7 = np.uint64(0)
-    for r in range(n):
-        src, mask, width = runs[p, r, 0], runs[p, r, 1], runs[p, r, 2]
-        i0 = (i0 << width) | ((b0 >> src) & mask)
-        i1 = (i1 << width) | ((b1 >> src) & mask)
-        i2 = (i2 << width) | ((b2 >> src) & mask)
-        i3 = (i3 << width) | ((b3 >> src) & mask)
-        i4 = (i4 << width) | ((b4 >> src) & mask)
-        i5 = (i5 << width) | ((b5 >> src) & mask)
-        i6 = (i6 << width) | ((b6 >> src) & mask)
-        i7 = (i7 << width) | ((b7 >> src) & mask)
-    return (
-        np.int64(i0),
-        np.int64(i1),
-        np.int64(i2),
-        np.int64(i3),
-        np.int64(i4),
-        np.int64(i5),
-        np.int64(i6),
-        np.int64(i7),
-    )
-
-
-@njit(inline="always")
-def lookup_indices(board: np.uint64, data: Any, out: np.ndarray) -> None:
-    """Write the ``8 * P`` weight indices of a feature board into ``out`` (stage included):
-    ``out[8 * p + i]`` is pattern ``p`` seen through symmetry ``i``."""
-    _, runs, n_runs, offsets, masks = data
-    board = np.uint64(board)
-    n_pat = n_runs.shape[0]
-    base = 0
-    if masks.shape[0] > 0:
-        base = stage_of(board, masks) * offsets[n_pat]
-    im = images(board)
-    for p in range(n_pat):
-        start = base + offsets[p]
-        i0, i1, i2, i3, i4, i5, i6, i7 = _indices(im, runs, p, n_runs[p])
-        k = 8 * p
-        out[k] = start + i0
-        out[k + 1] = start + i1
-        out[k + 2] = start + i2
-        out[k + 3] = start + i3
-        out[k + 4] = start + i4
-        out[k + 5] = start + i5
-        out[k + 6] = start + i6
-        out[k + 7] = start + i7
-
-
-@njit(inline="always")
-def evaluate(afterstate: np.uint64, data: Any) -> float:
-    """Value of a feature board (for most boards the packed board itself): the sum of lookups."""
-    weights, runs, n_runs, offsets, masks = data
-    afterstate = np.uint64(afterstate)
-    n_pat = n_runs.shape[0]
-    base = 0
-    if masks.shape[0] > 0:
-        base = stage_of(afterstate, masks) * offsets[n_pat]
-    im = images(afterstate)
-    v = 0.0
-    for p in range(n_pat):
-        start = base + offsets[p]
-        i0, i1, i2, i3, i4, i5, i6, i7 = _indices(im, runs, p, n_runs[p])
-        v += weights[start + i0]
-        v += weights[start + i1]
-        v += weights[start + i2]
-        v += weights[start + i3]
-        v += weights[start + i4]
-        v += weights[start + i5]
-        v += weights[start + i6]
-        v += weights[start + i7]
-    return v
-
-
-@njit(inline="always")
-def prefetch_value(afterstate: np.uint64, data: Any) -> None:
-    """Start loading the weights :func:`evaluate` of this feature board will read."""
-    weights, runs, n_runs, offsets, masks = data
-    afterstate = np.uint64(afterstate)
-    n_pat = n_runs.shape[0]
-    base = 0
-    if masks.shape[0] > 0:
-        base = stage_of(afterstate, masks) * offsets[n_pat]
-    im = images(afterstate)
-    for p in range(n_pat):
-        start = base + offsets[p]
-        i0, i1, i2, i3, i4, i5, i6, i7 = _indices(im, runs, p, n_runs[p])
-        prefetch(weights, start + i0)
-        prefetch(weights, start + i1)
-        prefetch(weights, start + i2)
-        prefetch(weights, start + i3)
-        prefetch(weights, start + i4)
-        prefetch(weights, start + i5)
-        prefetch(weights, start + i6)
-        prefetch(weights, start + i7)
+def table_offsets(patterns: Sequence[Sequence[int]], values_per_cell: int) -> np.ndarray:
+    """Where each pattern's table starts in the flat weights, and (last) the size of them
+    all: ``offsets[p + 1] - offsets[p] == values_per_cell ** len(patterns[p])``."""
+    sizes = [values_per_cell ** len(p) for p in patterns]
+    return np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
 
 
 @njit(inline="always")
@@ -325,7 +76,8 @@ def add_at_tc(
     step: np.float64,
     error: np.float64,
 ) -> None:
-    """Temporal coherence update (Jaśkowski 2016): entry i moves by ``step * |E_i| / A_i``.
+    """Temporal coherence update (Beal and Smith 1999; Jaśkowski 2016 for 2048): entry i
+    moves by ``step * |E_i| / A_i``.
 
     ``E_i`` accumulates the errors that reached entry i and ``A_i`` their absolute values, so
     weights whose errors keep one sign learn at the full rate and noisy ones slow down; an
@@ -340,181 +92,3 @@ def add_at_tc(
         weights[i] += np.float32(step * rate)
         tc_e[i] += err
         tc_a[i] += abs_err
-
-
-#: A stage threshold: tile exponents, largest first (``(14,)`` is 16384, ``(14, 13)`` is 16384
-#: and 8192 on the board together).
-Stage = tuple[int, ...]
-
-#: Largest exponent a threshold may name: the features cannot tell tiles above 32768 apart.
-MAX_STAGE_EXPONENT = 15
-
-
-def _one_stage(item: int | str | Sequence[int]) -> Stage:
-    if isinstance(item, str):
-        try:
-            exps = [int(x) for x in item.split("+")]
-        except ValueError:
-            raise UsageError(
-                f"stage {item!r}: expected exponents joined by '+', like 14 or 14+13"
-            ) from None
-    elif isinstance(item, (int, np.integer)):
-        exps = [int(item)]
-    else:
-        exps = [int(x) for x in item]
-    if not exps or any(not 1 <= e <= MAX_STAGE_EXPONENT for e in exps):
-        raise UsageError(f"stage {item!r}: exponents must be in 1..{MAX_STAGE_EXPONENT}")
-    if len(set(exps)) != len(exps):
-        raise UsageError(f"stage {item!r} names a tile twice")
-    return tuple(sorted(exps, reverse=True))
-
-
-def parse_stages(spec: str | Sequence[int | str | Sequence[int]]) -> tuple[Stage, ...]:
-    """Stage thresholds from ``"14,14+13"`` (commas or spaces between thresholds, ``+`` inside
-    a combination) or a sequence of ints, ``"a+b"`` strings and exponent lists (the form of
-    model files); they must increase (each reached only after the one before).
-
-    Raises:
-        UsageError: bad exponents, a tile named twice, or thresholds out of order.
-    """
-    items = spec.replace(",", " ").split() if isinstance(spec, str) else list(spec)
-    stages = tuple(_one_stage(item) for item in items)
-    masks = [stage_mask(s) for s in stages]
-    if any(a >= b for a, b in itertools.pairwise(masks)):
-        raise UsageError(
-            f"stage thresholds {format_stages(stages)} must increase (e.g. 14,14+13,15)"
-        )
-    return stages
-
-
-def stage_mask(stage: Stage) -> int:
-    """The threshold's tile-presence mask: bit ``e`` for each exponent ``e``."""
-    return sum(1 << e for e in stage)
-
-
-def format_stages(stages: Sequence[Stage]) -> str:
-    """The ``--stages`` text of thresholds (``"14,14+13"``); inverse of :func:`parse_stages`."""
-    return ",".join("+".join(str(e) for e in s) for s in stages)
-
-
-def stages_to_json(stages: Sequence[Stage]) -> list[int | list[int]]:
-    """Thresholds as model files store them: an int for one tile, a list for a combination
-    (files with single-tile stages stay readable by older boardai versions)."""
-    return [s[0] if len(s) == 1 else list(s) for s in stages]
-
-
-def run_table(patterns: Sequence[Pattern]) -> tuple[np.ndarray, np.ndarray]:
-    """Each pattern as runs of consecutive cells, from its last cells (highest digits) to its
-    first, ``runs[p, r] = (source shift, mask, width)``; and the number of runs of each
-    pattern. The index of a pattern on an image is built run by run as
-    ``index = (index << width) | ((image >> source) & mask)``.
-
-    >>> runs, n = run_table([(0, 1, 2, 4, 5, 6)])  # cells 456 are digits 3..5, cells 012 0..2
-    >>> n.tolist(), runs[0, :2].tolist()
-    ([2], [[16, 4095, 12], [0, 4095, 12]])
-    """
-    split = []
-    for pattern in patterns:
-        pattern_runs: list[list[int]] = []  # [first cell, length]
-        for cell in pattern:
-            if pattern_runs and cell == sum(pattern_runs[-1]):
-                pattern_runs[-1][1] += 1
-            else:
-                pattern_runs.append([cell, 1])
-        split.append(pattern_runs[::-1])
-    runs = np.zeros((len(patterns), max(len(r) for r in split), 3), np.uint64)
-    for p, pattern_runs in enumerate(split):
-        for r, (cell, length) in enumerate(pattern_runs):
-            runs[p, r] = (4 * cell, (1 << (4 * length)) - 1, 4 * length)
-    return runs, np.array([len(r) for r in split], np.int64)
-
-
-class NTupleNetwork:
-    """Patterns, stage thresholds and one flat float32 weight array.
-
-    The weights of stage ``s``, pattern ``p`` are ``weights[s * size + offsets[p] :][:16**k]``
-    where ``size`` is the entries of one stage.
-
-    Args:
-        patterns: tuples of cell indices 0..15.
-        stages: increasing thresholds where a new stage starts (empty: one stage), in any form
-            :func:`parse_stages` reads: ``(14,)``, ``"14,14+13"``, ``[14, [14, 13]]``.
-        weights: the flat table (zeros of the right size when None).
-    """
-
-    def __init__(
-        self,
-        patterns: Sequence[Sequence[int]],
-        stages: str | Sequence[int | str | Sequence[int]] = (),
-        weights: np.ndarray | None = None,
-    ) -> None:
-        self.patterns: tuple[Pattern, ...] = tuple(tuple(int(c) for c in p) for p in patterns)
-        if not self.patterns:
-            raise UsageError("an n-tuple network needs at least one pattern")
-        for p in self.patterns:
-            if not p or len(set(p)) != len(p) or not all(0 <= c < 16 for c in p):
-                raise UsageError(f"pattern {p} must list distinct cells 0..15")
-        self.stages: tuple[Stage, ...] = parse_stages(stages)
-        sizes = [VALUES_PER_CELL ** len(p) for p in self.patterns]
-        self.offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-        self.runs, self.n_runs = run_table(self.patterns)
-        self.stage_masks = np.array([stage_mask(s) for s in self.stages], np.int64)
-        total = self.n_stages * int(self.offsets[-1])
-        if weights is None:
-            weights = np.zeros(total, np.float32)
-        if weights.dtype != np.float32 or weights.shape != (total,):
-            raise UsageError(
-                f"weights must be float32 of shape ({total},), got {weights.dtype} {weights.shape}"
-            )
-        self.weights = weights
-
-    @classmethod
-    def create(
-        cls,
-        patterns: str | Sequence[Sequence[int]],
-        stages: str | Sequence[int | str | Sequence[int]] = (),
-    ) -> NTupleNetwork:
-        """A zero network from a pattern spec (``"4x6"``, ``"0123,4567"``) or cell tuples."""
-        if isinstance(patterns, str):
-            patterns = parse_patterns(patterns)
-        return cls(patterns, stages)
-
-    @property
-    def n_stages(self) -> int:
-        """Number of stages (1 for an ordinary network)."""
-        return len(self.stages) + 1
-
-    @property
-    def n_lookups(self) -> int:
-        """Weights summed per evaluation: 8 symmetries times the patterns."""
-        return 8 * len(self.patterns)
-
-    def data(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """The tuple the compiled functions take (shares this network's weight array)."""
-        return (self.weights, self.runs, self.n_runs, self.offsets, self.stage_masks)
-
-    def fill(self, value: float) -> None:
-        """Set every weight so that every board is worth ``value`` (optimistic start)."""
-        self.weights[:] = np.float32(value / self.n_lookups)
-
-    def value(self, board: Any) -> float:
-        """The network's value of a board (a :class:`~boardai.g2048.Board` or a packed int)."""
-        packed = int(board)
-        lo, hi = np.uint64(packed & 0xFFFF_FFFF_FFFF_FFFF), np.uint64(packed >> 64)
-        return float(evaluate(np.uint64(feature_board(lo, hi)), self.data()))
-
-    def values(self, boards: np.ndarray) -> np.ndarray:
-        """Values of many feature boards (``uint64`` array)."""
-        return _evaluate_many(np.ascontiguousarray(boards, np.uint64), self.data())
-
-    def __repr__(self) -> str:
-        names = ",".join("".join(f"{c:x}" for c in p) for p in self.patterns)
-        return f"NTupleNetwork({names!r}, stages={format_stages(self.stages)!r})"
-
-
-@njit
-def _evaluate_many(boards: np.ndarray, data: Any) -> np.ndarray:
-    out = np.empty(boards.shape[0], np.float64)
-    for i in range(boards.shape[0]):
-        out[i] = evaluate(boards[i], data)
-    return out

@@ -30,6 +30,24 @@ from typing import Any
 import numpy as np
 
 STRATEGIES = ("constant", "linear", "exponential", "lai_robbins", "entropy")
+#: The shapes of :func:`anneal`.
+ANNEALS = ("linear", "exp")
+
+
+def anneal(start: float, end: float, fraction: float, kind: str = "linear") -> float:
+    """A rate (learning rate, epsilon) ``fraction`` of the way from ``start`` to ``end``
+    (``fraction`` clamped to [0, 1]): ``linear``, or ``exp`` (geometric: equal ratios in equal
+    steps; ``start`` and ``end`` of one sign).
+
+    >>> anneal(1.0, 0.5, 0.5), anneal(0.01, 0.0001, 0.5, "exp"), anneal(1.0, 0.5, 7.0)
+    (0.75, 0.001, 0.5)
+    """
+    f = min(max(fraction, 0.0), 1.0)
+    if kind == "linear":
+        return start + f * (end - start)
+    if kind == "exp":
+        return float(start * (end / start) ** f)
+    raise ValueError(f"unknown schedule {kind!r} (use {', '.join(ANNEALS)})")
 
 
 def masked_argmax(q: np.ndarray, legal: np.ndarray) -> np.ndarray:
@@ -77,8 +95,7 @@ class Strategy:
     def epsilon(self, step: int) -> float:
         """The epsilon of the ``constant``/``linear``/``exponential`` kinds at ``step``."""
         if self.kind == "linear":
-            frac = min(1.0, step / self.decay)
-            return self.start + frac * (self.end - self.start)
+            return anneal(self.start, self.end, step / self.decay)
         if self.kind == "exponential":
             return self.end + (self.start - self.end) * math.exp(-step / self.decay)
         return self.start

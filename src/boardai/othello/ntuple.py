@@ -25,12 +25,15 @@ image's table for each stage in the flat ``weights`` float32 array).
 # ruff: noqa: E741  (P, O: the mover's and the opponent's bitboards)
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import numpy as np
 
 from boardai._jit import njit
 from boardai.errors import UsageError
+from boardai.learn.ntuple import add_at, add_at_tc, pattern_images, table_offsets
 from boardai.othello.kernels import (
     PASS,
     final_score,
@@ -83,15 +86,16 @@ def _transforms(sq: int) -> list[int]:
     return images
 
 
-def symmetric_images(squares: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """The distinct images of a tuple under the 8 symmetries of the board.
+#: The 8 symmetries of the board as square maps: square ``s`` goes to ``SYMMETRIES[k][s]``.
+SYMMETRIES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_transforms(sq)[k] for sq in range(64)) for k in range(8)
+)
 
-    Images are ordered (the k-th square of an image reads the k-th digit of the index), so a
-    tuple that is its own mirror image still gets both readings, which keeps the network's
-    value exactly symmetric; only images equal square for square are dropped.
-    """
-    per_square = [_transforms(s) for s in squares]
-    return list(dict.fromkeys(tuple(t[k] for t in per_square) for k in range(8)))
+
+def symmetric_images(squares: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The distinct images of a tuple under the 8 symmetries of the board (see
+    :func:`boardai.learn.ntuple.pattern_images`: ordered, only repeats dropped)."""
+    return pattern_images(squares, SYMMETRIES)
 
 
 #: Systematic shapes (Jaśkowski 2014, "Systematic n-tuple networks for Othello position
@@ -168,6 +172,9 @@ def parse_tuples(text: str) -> list[str]:
     return names
 
 
+#: Weight entries per square: empty, the mover's disc, the opponent's.
+VALUES_PER_SQUARE = 3
+
 #: Most stages a network may have (a stage needs a band of at least 2 disc counts).
 MAX_STAGES = 30
 
@@ -188,15 +195,15 @@ class NTupleNetwork:
         if not 1 <= stages <= MAX_STAGES:
             raise UsageError(f"stages must be in 1..{MAX_STAGES}, got {stages}")
         names = parse_tuples(tuples)
+        tables = [TUPLES[name] for name in names]
+        table_start = table_offsets(tables, VALUES_PER_SQUARE)
         rows: list[tuple[int, ...]] = []
         offsets: list[int] = []
-        start = 0
-        for name in names:
-            sq = TUPLES[name]
+        for t, sq in enumerate(tables):
             for image in symmetric_images(sq):
                 rows.append(image)
-                offsets.append(start)  # images share their tuple's table
-            start += 3 ** len(sq)
+                offsets.append(int(table_start[t]))  # images share their tuple's table
+        start = int(table_start[-1])
         width = max(len(r) for r in rows)
         squares = np.full((len(rows), width), -1, np.int64)
         for i, r in enumerate(rows):
@@ -204,6 +211,31 @@ class NTupleNetwork:
         base = np.array(offsets, np.int64)
         staged = base[None, :] + start * np.arange(stages, dtype=np.int64)[:, None]
         return cls(names, squares, staged, np.zeros(start * stages, np.float32))
+
+    #: The game, as model files name it (:mod:`boardai.learn.model_file`).
+    GAME: ClassVar[str] = "othello"
+
+    def layout(self) -> dict[str, Any]:
+        """The metadata that describes the tables in a model file: tuple names, stages."""
+        return {"tuples": ",".join(self.names), "stages": self.stages}
+
+    @classmethod
+    def weights_size(cls, layout: Mapping[str, Any]) -> int:
+        """The number of weights of the network a model file's ``layout`` describes."""
+        stages = int(layout.get("stages", 1))
+        if not 1 <= stages <= MAX_STAGES:
+            raise UsageError(f"stages must be in 1..{MAX_STAGES}, got {stages}")
+        tables = [TUPLES[name] for name in parse_tuples(layout["tuples"])]
+        return stages * int(table_offsets(tables, VALUES_PER_SQUARE)[-1])
+
+    @classmethod
+    def from_layout(cls, layout: Mapping[str, Any], weights: np.ndarray) -> NTupleNetwork:
+        """The network a model file's ``layout`` describes, holding ``weights``."""
+        net = cls.create(layout["tuples"], int(layout.get("stages", 1)))
+        if weights.shape != net.weights.shape or weights.dtype != np.float32:
+            raise ValueError(f"weights {weights.shape} do not fit tuples {layout['tuples']!r}")
+        net.weights = weights
+        return net
 
     @property
     def n_images(self) -> int:
@@ -311,6 +343,16 @@ def greedy_action(
 
 
 @njit
+def indices(
+    P: np.uint64, O: np.uint64, squares: np.ndarray, offsets: np.ndarray, out: np.ndarray
+) -> None:
+    """Write the weight index of every image (stage included) into ``out``."""
+    st = stage_of(P, O, offsets.shape[0])
+    for i in range(offsets.shape[1]):
+        out[i] = offsets[st, i] + feature_index(P, O, squares, i)
+
+
+@njit
 def update(
     P: np.uint64,
     O: np.uint64,
@@ -319,11 +361,11 @@ def update(
     weights: np.ndarray,
     delta: float,
 ) -> None:
-    """Add ``delta`` to the weight of every image (a TD step already times the learning rate)."""
-    st = stage_of(P, O, offsets.shape[0])
-    for i in range(offsets.shape[1]):
-        j = offsets[st, i] + feature_index(P, O, squares, i)
-        weights[j] += np.float32(delta)
+    """Add ``delta`` to the weight of every image (a TD step already times the learning rate;
+    :func:`boardai.learn.ntuple.add_at`)."""
+    idx = np.empty(offsets.shape[1], np.int64)
+    indices(P, O, squares, offsets, idx)
+    add_at(weights, idx, delta)
 
 
 @njit
@@ -338,15 +380,9 @@ def update_tc(
     step: float,
     error: float,
 ) -> None:
-    """Temporal coherence step (Beal and Smith 1999; Jaśkowski 2016 for 2048): each looked-up
-    weight moves by ``step * |E| / A``, where ``E`` sums the errors that reached it and ``A``
-    their absolute values, so weights whose errors keep one sign learn at the full rate and
-    noisy ones slow down (a weight never updated learns at the full rate)."""
-    st = stage_of(P, O, offsets.shape[0])
-    for i in range(offsets.shape[1]):
-        j = offsets[st, i] + feature_index(P, O, squares, i)
-        a = tc_a[j]
-        rate = abs(tc_e[j]) / a if a > 0 else np.float32(1.0)
-        weights[j] += np.float32(step * rate)
-        tc_e[j] += np.float32(error)
-        tc_a[j] += np.float32(abs(error))
+    """Temporal coherence step (:func:`boardai.learn.ntuple.add_at_tc`): each looked-up weight
+    moves by ``step * |E| / A``, where ``E`` sums the errors that reached it and ``A`` their
+    absolute values."""
+    idx = np.empty(offsets.shape[1], np.int64)
+    indices(P, O, squares, offsets, idx)
+    add_at_tc(weights, tc_e, tc_a, idx, step, error)

@@ -1,27 +1,20 @@
-"""Othello n-tuple model files: a compressed ``.npz`` with the weights and a JSON metadata
-record (format, tuples, training episodes, options), written atomically; a run with temporal
-coherence keeps its accumulators (``tc_e``, ``tc_a``) and a run that plays the average of its
-weights keeps the weights it trains (``train_weights``), so that it can resume."""
+"""Othello n-tuple model files, in the one n-tuple format of :mod:`boardai.learn.model_file`:
+the weights, a JSON metadata record (game, tuples, stages, training episodes, options) and the
+training state a run resumes from: temporal coherence accumulators (``tc_e``, ``tc_a``) and,
+for a run that plays the average of its weights, the weights it trains (``train_weights``).
+Files of the older Othello format (``boardai-othello-ntuple``) read the same."""
 
 from __future__ import annotations
 
-import json
 import os
-import zipfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from boardai import __version__
-from boardai.atomic import atomic_write
-from boardai.errors import ModelFileError, UsageError
-from boardai.learn.model_file import FORMAT as G2048_FORMAT
-from boardai.learn.model_file import meta_text
+from boardai.errors import ModelFileError
+from boardai.learn import model_file
 from boardai.othello.ntuple import NTupleNetwork
-
-FORMAT = "boardai-othello-ntuple"
-FORMAT_VERSION = 1
 
 
 def save_network(
@@ -32,18 +25,7 @@ def save_network(
 ) -> None:
     """Write ``net``, ``meta`` and training state ``arrays`` (shaped like the weights) to
     ``path`` atomically."""
-    record = {
-        **(meta or {}),
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "boardai_version": __version__,
-        "tuples": ",".join(net.names),
-        "stages": net.stages,
-    }
-    saved: dict[str, Any] = {"weights": net.weights, "meta": np.array(json.dumps(record))}
-    saved.update({k: v for k, v in (arrays or {}).items() if v is not None})
-    with atomic_write(path, "wb") as f:
-        np.savez_compressed(f, **saved)
+    model_file.save_model(path, net, meta, arrays)
 
 
 def load_network(path: str | os.PathLike[str]) -> NTupleNetwork:
@@ -57,29 +39,7 @@ def load_model(path: str | os.PathLike[str]) -> tuple[NTupleNetwork, dict[str, A
     Raises:
         ModelFileError: missing, damaged, or not an Othello n-tuple model.
     """
-    p = Path(path)
-    if not p.is_file():
-        raise ModelFileError(p, "no such model file")
-    try:
-        with np.load(p, allow_pickle=False) as data:
-            meta = json.loads(meta_text(data["meta"]))
-            weights = data["weights"]
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile, json.JSONDecodeError) as e:
-        raise ModelFileError(p, f"not a readable model file ({e})") from None
-    fmt = meta.get("format") if isinstance(meta, dict) else None
-    if fmt == G2048_FORMAT:
-        raise ModelFileError(
-            p, "a 2048 n-tuple model, not an Othello one (use it with boardai eval, play or watch)"
-        )
-    if fmt != FORMAT:
-        raise ModelFileError(p, f"not an Othello n-tuple model (format {fmt!r})")
-    try:
-        net = NTupleNetwork.create(meta["tuples"], int(meta.get("stages", 1)))
-    except (KeyError, TypeError, ValueError, UsageError) as e:
-        raise ModelFileError(p, f"bad tuples or stages in metadata ({e})") from None
-    if weights.shape != net.weights.shape or weights.dtype != np.float32:
-        raise ModelFileError(p, f"weights {weights.shape} do not fit tuples {meta['tuples']!r}")
-    net.weights = weights.copy()
+    net, meta, _ = model_file.load_model(path, NTupleNetwork, with_extra=False)
     return net, meta
 
 
@@ -89,9 +49,7 @@ def load_arrays(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
     Raises:
         ModelFileError: the file is not a model, or an array does not fit the weights.
     """
-    net = load_network(path)
-    with np.load(Path(path), allow_pickle=False) as data:
-        arrays = {k: data[k] for k in data.files if k not in ("weights", "meta")}
+    net, _, arrays = model_file.load_model(path, NTupleNetwork)
     for k, v in arrays.items():
         if v.shape != net.weights.shape:
             raise ModelFileError(Path(path), f"array {k!r} does not fit the weights")

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from boardai.errors import ModelFileError
+from boardai.learn import schedules
 from boardai.othello.board import Board
 from boardai.othello.env import observe
 
@@ -118,8 +119,9 @@ def build_net(config: NetSettings) -> Any:
 
 
 def masked_argmax(q: np.ndarray, mask: np.ndarray) -> int:
-    """The legal action of highest value."""
-    return int(np.where(mask > 0, q, -np.inf).argmax())
+    """The legal action of highest value (one board's row of
+    :func:`boardai.learn.schedules.masked_argmax`)."""
+    return int(schedules.masked_argmax(q[None, :], mask[None, :] > 0)[0])
 
 
 def load_checkpoint(path: str | Path) -> tuple[Any, dict[str, Any], dict[str, Any]]:

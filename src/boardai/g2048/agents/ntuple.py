@@ -46,7 +46,7 @@ class NTupleOptions:
         table_bits: log2 of the search's transposition table slots (depth >= 2).
         p4: the probability of a 4 that the search assumes.
         downgrade: 0, or a tile (16384): boards whose largest tile is at least this are valued
-            as the earlier boards they resemble (:mod:`boardai.learn.downgrade`); the player
+            as the earlier boards they resemble (:mod:`boardai.g2048.downgrade`); the player
             then plays through the search, at depth 1 too. Left out: as the network was
             trained (``boardai train ntuple --downgrade``; 0 for most networks).
     """
@@ -65,7 +65,7 @@ class NTupleOptions:
             raise ValueError(f"prob_cut must be in [0, 1), got {self.prob_cut}")
         if not 10 <= self.table_bits <= 26:
             raise ValueError(f"table_bits must be in 10..26, got {self.table_bits}")
-        from boardai.learn.downgrade import downgrade_exponent
+        from boardai.g2048.downgrade import downgrade_exponent
 
         downgrade_exponent(self.downgrade or 0)  # raises for a bad tile
 
@@ -74,9 +74,10 @@ class NTupleOptions:
 def _load(path: str, mtime: float) -> tuple[Any, int]:
     """The network of a model file, shared by every agent of this process (read-only), and the
     downgrade tile it was trained with (0: none)."""
+    from boardai.g2048.ntuple import NTupleNetwork
     from boardai.learn.model_file import load_model
 
-    network, meta, _ = load_model(path)
+    network, meta, _ = load_model(path, NTupleNetwork)
     network.weights.flags.writeable = False
     return network, int(meta.get("config", {}).get("downgrade", 0))
 
@@ -94,7 +95,7 @@ def _loaded(path: str | os.PathLike[str]) -> tuple[Any, int]:
 
 
 def load_network(path: str | os.PathLike[str]) -> Any:
-    """The :class:`~boardai.learn.ntuple.NTupleNetwork` of a model file or shipped model name
+    """The :class:`~boardai.g2048.ntuple.NTupleNetwork` of a model file or shipped model name
     (cached per process)."""
     return _loaded(path)[0]
 
@@ -149,8 +150,8 @@ def make_ntuple(opts: NTupleOptions, seed: int | None) -> Any:
     elif opts.depth == 1:
         return NTupleAgent(network, name=spec)
     from boardai.g2048.agents.expectimax import ExpectimaxAgent, ExpectimaxOptions
-    from boardai.learn.downgrade import downgrade_exponent, evaluate_downgraded
-    from boardai.learn.ntuple import evaluate
+    from boardai.g2048.downgrade import downgrade_exponent, evaluate_downgraded
+    from boardai.g2048.ntuple import evaluate
 
     search_opts = ExpectimaxOptions(
         preset="fast",

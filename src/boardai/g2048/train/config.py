@@ -6,9 +6,9 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from boardai.g2048.downgrade import downgrade_exponent
+from boardai.g2048.ntuple import Stage, parse_stages, stages_to_json
 from boardai.g2048.train.episodes import METHODS
-from boardai.learn.downgrade import downgrade_exponent
-from boardai.learn.ntuple import Stage, parse_stages, stages_to_json
 
 
 @dataclass
@@ -16,7 +16,7 @@ class TrainConfig:
     """How an n-tuple network learns 2048 (saved in the model file, restored by ``--resume``)."""
 
     patterns: str = "4x6"
-    """A name in :data:`boardai.learn.patterns.PATTERN_SETS` or hex cell lists (``0123,4567``)."""
+    """A name in :data:`boardai.g2048.patterns.PATTERN_SETS` or hex cell lists (``0123,4567``)."""
     stages: tuple[Stage, ...] = ()
     """Multi-stage: thresholds where a new set of weights starts, tiles largest first
     (``((14,), (14, 13))``: from 16384 up, and from 16384 with 8192 up); ints, ``"14+13"``
@@ -47,7 +47,7 @@ class TrainConfig:
     one threshold, chosen at random. Empty: from a random late board of a fresh game."""
     downgrade: int = 0
     """0, or a tile (16384): the network reads every afterstate whose largest tile is at least
-    this downgraded (:mod:`boardai.learn.downgrade`), in play and in learning, as the player
+    this downgraded (:mod:`boardai.g2048.downgrade`), in play and in learning, as the player
     ``ntuple:...,downgrade=16384`` reads its leaves."""
     pool_size: int = 1000
     """Positions kept for restarts (per thread)."""

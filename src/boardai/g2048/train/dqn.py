@@ -795,7 +795,7 @@ def q_forward_action(
     each afterstate in a random one of its 8 symmetric images, drawn from that generator."""
     import torch
 
-    from boardai.learn.augment import random_symmetry
+    from boardai.g2048.augment import random_symmetry
 
     forward_action = getattr(net, "forward_action", None)
     if forward_action is None:

@@ -23,9 +23,9 @@ or with temporal coherence that step times the weight's own rate ``|E|/A``.
 
 Speed: the loop is memory-bound (a 4x6 network is 256 MiB; a move reads about 160 scattered
 weights), so it keeps many weight loads in flight. A move first starts loading the weights of
-every legal afterstate (:func:`~boardai.learn.ntuple.prefetch_value`), then evaluates them; the
+every legal afterstate (:func:`~boardai.g2048.ntuple.prefetch_value`), then evaluates them; the
 backward pass starts loading afterstate ``t - 1``'s weights while ``t`` learns. The network's
-arrays are :func:`~boardai.learn.ntuple.borrow`-ed, so passing them between the (inlined)
+arrays are :func:`~boardai.learn.intrinsics.borrow`-ed, so passing them between the (inlined)
 kernels costs no atomic reference counting. None of this changes a result: the weights after a
 run are the same bit for bit.
 
@@ -49,17 +49,10 @@ import numpy as np
 
 from boardai._jit import njit
 from boardai.g2048.kernels import max_exponent, spawn, start_board
+from boardai.g2048.ntuple import borrow_data, lookup_indices, tile_presence
 from boardai.g2048.ntuple_play import features, greedy_move
-from boardai.learn.ntuple import (
-    add_at,
-    add_at_tc,
-    borrow,
-    borrow_data,
-    lookup_indices,
-    prefetch,
-    sum_at,
-    tile_presence,
-)
+from boardai.learn.intrinsics import borrow, prefetch
+from boardai.learn.ntuple import add_at, add_at_tc, sum_at
 from boardai.rng import seed_stream, splitmix64
 
 BACKWARD, BACKWARD_GREEDY, ONLINE = 0, 1, 2

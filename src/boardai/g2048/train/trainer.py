@@ -25,11 +25,11 @@ from typing import Any
 
 import numpy as np
 
+from boardai.g2048.downgrade import downgrade_exponent
+from boardai.g2048.ntuple import NTupleNetwork, stage_mask
 from boardai.g2048.train.config import TrainConfig
 from boardai.g2048.train.episodes import METHODS, train_episodes
-from boardai.learn.downgrade import downgrade_exponent
 from boardai.learn.model_file import load_model, save_model
-from boardai.learn.ntuple import NTupleNetwork, stage_mask
 
 #: Model kind written in the metadata, checked on resume and by the agent.
 KIND = "2048-ntuple-td"
@@ -145,7 +145,7 @@ class Trainer:
         """
         from boardai.errors import ModelFileError
 
-        network, meta, extra = load_model(path)
+        network, meta, extra = load_model(path, NTupleNetwork)
         if meta.get("kind") != KIND or "config" not in meta:
             raise ModelFileError(path, "not a 2048 n-tuple training file (no training state)")
         try:
@@ -221,7 +221,7 @@ class Trainer:
             UsageError: a bad spec, or a pattern the network has already.
         """
         from boardai.errors import UsageError
-        from boardai.learn.patterns import parse_patterns, pattern_names
+        from boardai.g2048.patterns import parse_patterns, pattern_names
 
         old = self.network
         extra = parse_patterns(spec)

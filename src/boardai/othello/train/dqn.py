@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from boardai.atomic import atomic_write
+from boardai.learn.schedules import anneal
 from boardai.othello.evaluation import WPC, WPC_WEIGHTS, best_one_ply
 from boardai.othello.kernels import START_BLACK, START_WHITE
 from boardai.othello.qnet import FORMAT, build_net, load_checkpoint
@@ -305,12 +306,12 @@ def train(
 
     def learn() -> None:
         nonlocal steps
-        idx = replay.sample(rng, config.batch)
-        b = replay.boards[idx]
+        sample = replay.sample(config.batch, rng)
+        b = sample["boards"]
         obs, nxt = planes(b[:, 0], b[:, 1], b[:, 2]), planes(b[:, 3], b[:, 4], b[:, 5])
-        action, done = replay.action[idx], replay.done[idx]
+        action, done = sample["action"], sample["done"]
         if config.symmetries:
-            k = rng.integers(8, size=len(idx))
+            k = rng.integers(8, size=len(action))
             obs, action = transform(obs, action, k)
             nxt, _ = transform(nxt, action, k)
         mask = np.concatenate([nxt[:, 2] > 0, ((b[:, 5] == 0) & ~done)[:, None]], 1)
@@ -322,10 +323,10 @@ def train(
             chooser = net(nxt_t) if config.double else q_next
             pick = chooser.masked_fill(~mask_t, -1e9).argmax(1, keepdim=True)
             boot = (-config.gamma * q_next.gather(1, pick).squeeze(1)).clamp(-1.0, 1.0)
-            y = torch.where(torch.from_numpy(done), torch.from_numpy(replay.reward[idx]), boot)
+            y = torch.where(torch.from_numpy(done), torch.from_numpy(sample["reward"]), boot)
             if config.mc_mix > 0:
-                mixed = (1 - config.mc_mix) * y + config.mc_mix * torch.from_numpy(replay.ret[idx])
-                y = torch.where(torch.from_numpy(replay.has_ret[idx]), mixed, y)
+                mixed = (1 - config.mc_mix) * y + config.mc_mix * torch.from_numpy(sample["ret"])
+                y = torch.where(torch.from_numpy(sample["has_ret"]), mixed, y)
         q = net(obs_t).gather(1, torch.from_numpy(action).unsqueeze(1)).squeeze(1)
         loss = F.smooth_l1_loss(q, y) if config.huber else F.mse_loss(q, y)
         opt.zero_grad()
@@ -353,16 +354,16 @@ def train(
 
     try:
         while done_games < config.games:
-            frac = min(1.0, done_games / max(1, config.epsilon_decay))
-            eps = config.epsilon_start + frac * (config.epsilon_end - config.epsilon_start)
+            frac = done_games / max(1, config.epsilon_decay)
+            eps = anneal(config.epsilon_start, config.epsilon_end, frac)
             if config.lr_end > 0:
-                lr = config.lr + min(1.0, done_games / config.games) * (config.lr_end - config.lr)
+                lr = anneal(config.lr, config.lr_end, done_games / config.games)
                 for group in opt.param_groups:
                     group["lr"] = lr
             ended = games.step(q_fn, eps)
             plies += config.parallel
             owed += config.parallel
-            if replay.n >= max(config.start, config.batch):
+            if len(replay) >= max(config.start, config.batch):
                 while owed >= config.train_every:
                     learn()
                     owed -= config.train_every

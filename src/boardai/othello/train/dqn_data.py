@@ -19,6 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from boardai._jit import njit
+from boardai.learn.replay import ReplayBuffer
 from boardai.othello.kernels import PASS, final_score, legal_moves, lowest_square, play
 
 _SHIFTS = np.arange(64, dtype=np.uint64)
@@ -128,40 +129,40 @@ def transform(x: np.ndarray, actions: np.ndarray, k: np.ndarray) -> tuple[np.nda
     return np.take_along_axis(x, idx, 2), INV[k, actions]
 
 
-class Replay:
-    """A ring buffer of transitions as bitboards: position ``(P, O, L)``, action, reward, done,
-    next position, and the game's final result for the mover (``ret``, when ``has_ret``:
-    the moves actually played get it once their game ends)."""
+class Replay(ReplayBuffer):
+    """A ring buffer (:class:`boardai.learn.replay.ReplayBuffer`) of transitions as bitboards:
+    ``boards`` (position ``P, O, L`` and next position), ``action``, ``reward``, ``done``, and
+    the game's final result for the mover (``ret``, when ``has_ret``: the moves actually
+    played get it once their game ends)."""
 
     def __init__(self, size: int) -> None:
-        self.size = size
-        self.n = 0
-        self.added = 0  # transitions ever added: serial numbers for set_returns
-        self.boards = np.zeros((size, 6), np.uint64)  # P, O, L, next P, next O, next L
-        self.action = np.zeros(size, np.int64)
-        self.reward = np.zeros(size, np.float32)
-        self.done = np.zeros(size, np.bool_)
-        self.ret = np.zeros(size, np.float32)
-        self.has_ret = np.zeros(size, np.bool_)
+        super().__init__(
+            size,
+            {
+                "boards": ((6,), np.uint64),  # P, O, L, next P, next O, next L
+                "action": ((), np.int64),
+                "reward": ((), np.float32),
+                "done": ((), np.bool_),
+                "ret": ((), np.float32),
+                "has_ret": ((), np.bool_),
+            },
+        )
 
     def add(
         self, boards: np.ndarray, action: np.ndarray, reward: np.ndarray, done: np.ndarray
     ) -> np.ndarray:
-        """Store transitions (``boards`` is (k, 6)); returns their serial numbers."""
+        """Store transitions (``boards`` is (k, 6)), results unknown; returns their serial
+        numbers (how many transitions came before each)."""
         k = len(action)
         serial = self.added + np.arange(k)
-        i = serial % self.size
-        self.boards[i], self.action[i], self.reward[i], self.done[i] = boards, action, reward, done
-        self.has_ret[i] = False
-        self.added += k
-        self.n = min(self.n + k, self.size)
+        no_ret = np.zeros(k, np.bool_)
+        self.add_batch(
+            boards=boards, action=action, reward=reward, done=done, ret=no_ret, has_ret=no_ret
+        )
         return serial
 
     def set_returns(self, serial: np.ndarray, ret: np.ndarray) -> None:
         """Give the transitions ``serial`` (those not yet overwritten) their final results."""
-        keep = self.added - serial <= self.size
-        i = serial[keep] % self.size
-        self.ret[i], self.has_ret[i] = ret[keep], True
-
-    def sample(self, rng: np.random.Generator, k: int) -> np.ndarray:
-        return rng.integers(self.n, size=k)
+        keep = self.added - serial <= self.capacity
+        i = serial[keep] % self.capacity
+        self.fields["ret"][i], self.fields["has_ret"][i] = ret[keep], True

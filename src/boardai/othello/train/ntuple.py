@@ -6,7 +6,7 @@ TDL for the Othello League). After every ply the value of the position just left
 ``-V(next)`` (the next mover is the opponent), or toward the result at the end (+1 win, 0
 draw, -1 loss for the mover), through ``tanh``'s derivative. Random moves teach nothing by
 default (they are not the policy being evaluated). With temporal coherence (``tc_e`` and
-``tc_a``, see :func:`boardai.othello.ntuple.update_tc`) each weight's rate adapts by itself.
+``tc_a``, see :func:`boardai.learn.ntuple.add_at_tc`) each weight's rate adapts by itself.
 
 >>> from boardai.othello.ntuple import NTupleNetwork
 >>> net = NTupleNetwork.create("small")
@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from boardai._jit import njit
+from boardai.learn.ntuple import add_at, add_at_tc
 from boardai.othello import ntuple as nt
 from boardai.othello.kernels import (
     START_BLACK,
@@ -71,6 +72,7 @@ def _train_episodes(
     learn_random: bool,
 ) -> tuple[np.uint64, float]:
     use_tc = tc_e.shape[0] > 0
+    idx = np.empty(offsets.shape[1], np.int64)  # the weights the position just left reads
     err = 0.0
     for _ in range(episodes):
         P = START_BLACK
@@ -92,10 +94,11 @@ def _train_episodes(
                 target = -nt.position_value(O2, P2, squares, offsets, weights)
                 delta = target - v
                 grad = delta * (1.0 - v * v)
+                nt.indices(P, O, squares, offsets, idx)
                 if use_tc:
-                    nt.update_tc(P, O, squares, offsets, weights, tc_e, tc_a, alpha * grad, grad)
+                    add_at_tc(weights, tc_e, tc_a, idx, alpha * grad, grad)
                 else:
-                    nt.update(P, O, squares, offsets, weights, alpha * grad)
+                    add_at(weights, idx, alpha * grad)
                 err += delta * delta
                 plies += 1
             P, O = O2, P2

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from boardai.learn.schedules import ANNEALS, anneal
 from boardai.othello.ntuple import NTupleNetwork
 from boardai.othello.ntuple_file import load_arrays, load_model, save_network
 from boardai.othello.train.ntuple import train_episodes
@@ -62,7 +63,7 @@ class NTupleConfig:
     eval_games: int = 400
 
 
-SCHEDULES = ("linear", "exp")
+SCHEDULES = ANNEALS
 
 
 def alpha_at(config: NTupleConfig, done: int) -> float:
@@ -74,12 +75,9 @@ def alpha_at(config: NTupleConfig, done: int) -> float:
     """
     if config.alpha_end is None:
         return config.alpha
-    f = min(max(done / config.episodes, 0.0), 1.0)
-    if config.alpha_schedule == "linear":
-        return config.alpha + f * (config.alpha_end - config.alpha)
-    if config.alpha_schedule == "exp":
-        return float(config.alpha * (config.alpha_end / config.alpha) ** f)
-    raise ValueError(f"unknown alpha schedule {config.alpha_schedule!r} (use {SCHEDULES})")
+    if config.alpha_schedule not in ANNEALS:
+        raise ValueError(f"unknown alpha schedule {config.alpha_schedule!r} (use {SCHEDULES})")
+    return anneal(config.alpha, config.alpha_end, done / config.episodes, config.alpha_schedule)
 
 
 def trained_path(out: str | Path) -> Path:

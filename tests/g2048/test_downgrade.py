@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardai.g2048 import Board
-from boardai.learn.downgrade import downgrade, evaluate_downgraded, unread_stages
-from boardai.learn.ntuple import NTupleNetwork, evaluate, stage_mask, stage_of
+from boardai.g2048.downgrade import downgrade, evaluate_downgraded, unread_stages
+from boardai.g2048.ntuple import NTupleNetwork, evaluate, stage_mask, stage_of
 from tests.g2048.strategies import small_boards
 from tests.naive import ntuple as naive
 

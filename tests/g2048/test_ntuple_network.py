@@ -9,10 +9,8 @@ from hypothesis import strategies as st
 
 from boardai.errors import UsageError
 from boardai.g2048 import Board
-from boardai.learn.ntuple import (
+from boardai.g2048.ntuple import (
     NTupleNetwork,
-    add_at,
-    add_at_tc,
     evaluate,
     feature_board,
     format_stages,
@@ -21,6 +19,7 @@ from boardai.learn.ntuple import (
     stage_mask,
     stage_of,
 )
+from boardai.learn.ntuple import add_at, add_at_tc
 from tests.g2048.strategies import boards
 from tests.naive import ntuple as naive
 
@@ -189,8 +188,8 @@ def test_bad_networks(patterns, stages) -> None:
 @given(boards())
 def test_images_are_the_isomorphisms(board: Board) -> None:
     """Image i holds in cell c the board's cell isomorphisms()[i][c]."""
-    from boardai.learn.ntuple import images
-    from boardai.learn.patterns import isomorphisms
+    from boardai.g2048.ntuple import images
+    from boardai.g2048.patterns import isomorphisms
 
     cells = [min(e, 15) for e in board.exponents()]
     for image, iso in zip(images(_features(board)), isomorphisms(), strict=True):

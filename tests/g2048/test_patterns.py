@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from boardai.errors import UsageError
-from boardai.learn.patterns import PATTERN_SETS, isomorphisms, parse_patterns, pattern_names
+from boardai.g2048.patterns import PATTERN_SETS, isomorphisms, parse_patterns, pattern_names
 
 
 def test_named_sets_parse_and_round_trip() -> None:

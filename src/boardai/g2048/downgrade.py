@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from boardai._jit import njit
-from boardai.learn.ntuple import Stage, evaluate, tile_presence
+from boardai.g2048.ntuple import Stage, evaluate, tile_presence
 
 _NIB = np.uint64(0xF)
 
@@ -97,7 +97,7 @@ def evaluate_downgraded(afterstate: np.uint64, data: Any) -> float:
     """The network's value of the downgraded afterstate: a leaf evaluation for the search.
 
     ``data`` is ``(network_data, min_exponent)``, ``network_data`` being
-    :meth:`~boardai.learn.ntuple.NTupleNetwork.data`.
+    :meth:`~boardai.g2048.ntuple.NTupleNetwork.data`.
     """
     network, min_exponent = data
     return evaluate(downgrade(np.uint64(afterstate), min_exponent), network)

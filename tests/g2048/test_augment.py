@@ -7,9 +7,9 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from boardai.g2048.augment import N_SYMMETRIES, dihedral, random_symmetry
 from boardai.g2048.board import Board
 from boardai.g2048.observations import encode_boards
-from boardai.learn.augment import N_SYMMETRIES, dihedral, random_symmetry
 
 grids = st.lists(st.sampled_from([0, 2, 4, 8, 16, 1024, 32768]), min_size=16, max_size=16)
 
