@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     import time
 
     from boardai.arena.results import GameResult, RunResult, wilson_interval
-    from boardai.arena.runner import prepare
+    from boardai.arena.solo import prepare
     from boardai.cli._common import console, warn_if_slow
     from boardai.errors import UsageError
     from boardai.records import write_records

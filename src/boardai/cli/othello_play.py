@@ -64,6 +64,7 @@ def _evaluation(ai: Any, board: Any) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from boardai.arena.play import play_othello
     from boardai.cli._common import console, warn_if_slow, write_json
     from boardai.othello import BLACK, WHITE, Game
     from boardai.othello.agents import make_agent
@@ -74,15 +75,15 @@ def run(args: argparse.Namespace) -> int:
     ai = make_agent(args.ai, args.seed)
     me = BLACK if args.color == "black" else WHITE
     game = Game(players=("you", args.ai) if me == BLACK else (args.ai, "you"))
+    players = (None, ai) if me == BLACK else (ai, None)  # None: the person
     out.print(f"You play {COLOR_NAMES[me]} against {args.ai}. {HELP}", markup=False)
     try:
         while not game.is_over():
+            for turn in play_othello(game, players):
+                out.print(f"AI plays {action_text(turn.action)}", markup=False)
+            if game.is_over():
+                break
             board = game.board
-            if board.to_move != me:
-                a = ai.act(board)
-                game.play(a)
-                out.print(f"AI plays {action_text(a)}", markup=False)
-                continue
             _show(board, out)
             if board.legal_actions() == [PASS]:
                 out.print("You have no move: pass.")

@@ -108,9 +108,7 @@ class OthelloEnv(gym.Env[np.ndarray, np.int64]):
         opp_seed = int(self.np_random.integers(2**63))
         if self._opponent is None or seed is not None:
             self._opponent = make_agent(self.opponent_spec, opp_seed)
-        reseed = getattr(self._opponent, "reseed", None)
-        if reseed is not None:
-            reseed(opp_seed)
+        self._opponent.reseed(opp_seed)
         self._opponent.reset()
         if self.color_option == "random":
             self.color = int(self.np_random.integers(2))

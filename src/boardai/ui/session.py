@@ -150,10 +150,17 @@ class Session2048:
 
     def step(self, spec: str) -> None:
         """Let player ``spec`` make the next move (autoplay)."""
+        from boardai.arena.play import IllegalMoveError, play_2048
+
         agent = self.agents.get(spec)
         if self.game.is_over():
             raise UsageError("the game is over")
-        self.move(int(agent.act(self.game.board)))
+        try:
+            turn = next(play_2048(self.game, agent))
+        except IllegalMoveError as e:
+            raise UsageError(f"player {spec!r}: {e}") from None
+        step = self.game.steps[-1]
+        self.animation = self.tracker.slide(turn.action, (step.cell, step.value))
 
     def record(self) -> dict[str, Any]:
         """The game's record (see :mod:`boardai.records`)."""
@@ -327,17 +334,21 @@ class SessionOthello:
 
     def _reply(self) -> None:
         """Let the opponent move until it is the person's turn or the game is over."""
+        from boardai.arena.play import play_othello
         from boardai.othello.board import COLOR_NAMES, PASS
 
-        notes = []
-        while not self.game.is_over() and self.game.board.to_move != self.human:
-            if self.stop.is_set():
+        def check_stop() -> None:  # before each of the opponent's moves
+            game = self.game
+            if self.stop.is_set() and not game.is_over() and game.board.to_move != self.human:
                 raise UsageError("stopped")
-            legal = self.game.board.legal_actions()
-            action = PASS if legal == [PASS] else int(self.opponent.act(self.game.board))
-            self.game.play(action)
-            if action == PASS:
+
+        notes = []
+        players = (None, self.opponent) if self.human == 0 else (self.opponent, None)
+        check_stop()
+        for turn in play_othello(self.game, players, ask_to_pass=False):
+            if turn.action == PASS:
                 notes.append(f"{COLOR_NAMES[1 - self.human]} passes")
+            check_stop()
         if not self.game.is_over() and self.game.board.legal_actions() == [PASS]:
             notes.append("you have no move: pass")
         self.message = "; ".join(notes)
