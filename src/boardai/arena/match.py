@@ -149,34 +149,6 @@ def run_match(
     )
 
 
-def run_games(
-    a: str,
-    b: str,
-    games: int,
-    *,
-    epsilon: float = 0.0,
-    seed: int = 0,
-    workers: int = 1,
-    keep_records: bool = False,
-    swap: bool = True,
-) -> list[GameOutcome]:
-    """The outcomes of ``games`` games in order (A black in even ones, or in all of them when
-    not ``swap``); Ctrl-C raises KeyboardInterrupt."""
-    done = run_match(
-        a,
-        b,
-        games,
-        epsilon=epsilon,
-        seed=seed,
-        workers=workers,
-        keep_records=keep_records,
-        swap=swap,
-    )
-    if done.interrupted:
-        raise KeyboardInterrupt
-    return done.results
-
-
 def play_match(
     a: str,
     b: str,
@@ -189,11 +161,11 @@ def play_match(
     on_game: Callable[[GameOutcome], None] | None = None,
 ) -> MatchResult:
     """Play ``games`` games of A against B (colours alternate; pairs share a seed) and sum
-    them up; Ctrl-C raises KeyboardInterrupt (a training run's evaluation stops with it)."""
+    them up; Ctrl-C raises KeyboardInterrupt."""
     start = time.perf_counter()
     done = run_match(
         a, b, games, epsilon=epsilon, seed=seed, workers=workers, swap=swap, on_game=on_game
     )
-    if done.interrupted:
+    if done.interrupted:  # a training run's evaluation: the trainer saves, then stops
         raise KeyboardInterrupt
     return summarize(a, b, done.results, time.perf_counter() - start, epsilon)

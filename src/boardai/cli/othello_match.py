@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boardai.cli._common import (
     default_workers,
@@ -12,6 +12,11 @@ from boardai.cli._common import (
     positive_int,
     probability,
 )
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from boardai.arena.match_results import MatchResult
 
 
 def _match_options(p: argparse.ArgumentParser) -> None:
@@ -79,7 +84,7 @@ def _check(specs: list[str]) -> None:
             agent.close()
 
 
-def _play(a: str, b: str, args: argparse.Namespace, label: str, swap: bool = True) -> Any:
+def _play(a: str, b: str, args: argparse.Namespace, label: str, swap: bool = True) -> MatchResult:
     from rich.progress import TextColumn
 
     from boardai.arena.match import run_match
@@ -113,7 +118,7 @@ def _play(a: str, b: str, args: argparse.Namespace, label: str, swap: bool = Tru
     return summarize(a, b, done.results, done.seconds, args.epsilon)
 
 
-def _table(r: Any) -> Any:
+def _table(r: MatchResult) -> Table:
     from rich.table import Table
 
     t = Table(title=f"{r.a} vs {r.b}", show_header=False, title_justify="left")

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boardai.cli._common import output_option
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from boardai.agent import Agent
+    from boardai.othello.board import Board
 
 HELP = "moves: d3 (column a-h, row 1-8) | undo | eval | moves | quit"
 
@@ -26,7 +32,7 @@ def register(app: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _show(board: Any, out: Any) -> None:
+def _show(board: Board, out: Console) -> None:
     legal = board.legal_moves_mask()
     lines = ["  a b c d e f g h"]
     for r in range(8):
@@ -48,7 +54,7 @@ def _show(board: Any, out: Any) -> None:
     out.print("\n".join(lines), highlight=False, markup=False)
 
 
-def _evaluation(ai: Any, board: Any) -> str:
+def _evaluation(ai: Agent[Board], board: Board) -> str:
     from boardai.othello import evaluation as E
 
     if hasattr(ai, "analyse"):

@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING
 
 from boardai.cli._common import nonneg_int, output_option
+
+if TYPE_CHECKING:
+    from rich.panel import Panel
+    from rich.table import Table
+
+    from boardai.g2048.board import Board
+    from boardai.g2048.game import Game
 
 
 def register(app: object) -> None:
@@ -35,7 +42,7 @@ def register(app: object) -> None:
     p.set_defaults(func=run)
 
 
-def _board_table(board: Any) -> Any:
+def _board_table(board: Board) -> Table:
     from rich.table import Table
     from rich.text import Text
 
@@ -54,7 +61,7 @@ def _board_table(board: Any) -> Any:
     return t
 
 
-def _screen(spec: str, game: Any, note: str) -> Any:
+def _screen(spec: str, game: Game, note: str) -> Panel:
     from rich.console import Group
     from rich.panel import Panel
     from rich.text import Text

@@ -5,7 +5,7 @@ for code that imports them (the training runs' evaluations); new code imports
 
 from __future__ import annotations
 
-from boardai.arena.match import play_game, play_match, run_games
+from boardai.arena.match import play_game, play_match, run_match
 from boardai.arena.match_results import GameOutcome, MatchResult, elo_ratings, summarize
 from boardai.arena.seeding import pair_seed as game_seed
 
@@ -16,6 +16,6 @@ __all__ = [
     "game_seed",
     "play_game",
     "play_match",
-    "run_games",
+    "run_match",
     "summarize",
 ]
