@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -84,7 +84,7 @@ class _Reversed:
 
     def map_chunks(
         self, task: Task[Any], chunks: Sequence[Sequence[int]]
-    ) -> Iterator[tuple[Sequence[int], list[Any]]]:
+    ) -> Generator[tuple[Sequence[int], list[Any]], None, None]:
         for chunk in reversed(chunks):
             yield chunk, task(chunk)
 

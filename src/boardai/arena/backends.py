@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Generic, Protocol, TypeVar
 
 R = TypeVar("R")
@@ -30,8 +30,9 @@ class Backend(Protocol):
 
     def map_chunks(
         self, task: Task[R], chunks: Sequence[Sequence[int]]
-    ) -> Iterator[tuple[Sequence[int], list[R]]]:
-        """Yield ``(chunk, task(chunk))`` for every chunk as each is done, in any order.
+    ) -> Generator[tuple[Sequence[int], list[R]], None, None]:
+        """Yield ``(chunk, task(chunk))`` for every chunk as each is done, in any order;
+        closing the generator stops the work still under way.
 
         An exception of a task is raised here (as it was raised there). On KeyboardInterrupt
         (Ctrl-C, SIGTERM in the commands) the backend stops the work still under way and
@@ -45,7 +46,7 @@ class InProcess:
 
     def map_chunks(
         self, task: Task[R], chunks: Sequence[Sequence[int]]
-    ) -> Iterator[tuple[Sequence[int], list[R]]]:
+    ) -> Generator[tuple[Sequence[int], list[R]], None, None]:
         for chunk in chunks:
             yield chunk, task(chunk)
 
@@ -65,7 +66,7 @@ class ProcessPool:
 
     def map_chunks(
         self, task: Task[R], chunks: Sequence[Sequence[int]]
-    ) -> Iterator[tuple[Sequence[int], list[R]]]:
+    ) -> Generator[tuple[Sequence[int], list[R]], None, None]:
         if not chunks:
             return
         ctx = multiprocessing.get_context("spawn")

@@ -99,8 +99,9 @@ def run(
     done: list[tuple[int, R]] = []
     out: Run[R] = Run()
     start = time.perf_counter()
+    finished = backend.map_chunks(partial(play_chunk, contest, token), chunks)
     try:
-        for indices, results in backend.map_chunks(partial(play_chunk, contest, token), chunks):
+        for indices, results in finished:
             for index, result in zip(indices, results, strict=True):
                 done.append((index, result))
                 if on_result is not None:
@@ -108,6 +109,7 @@ def run(
     except KeyboardInterrupt:
         out.interrupted = True
     finally:
+        finished.close()  # stops the backend's work still under way, if any
         release(token)
     out.seconds = time.perf_counter() - start
     done.sort(key=lambda d: d[0])

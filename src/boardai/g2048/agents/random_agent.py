@@ -20,7 +20,6 @@ class RandomAgent:
 
     def __init__(self, seed: int | None = None, name: str = "random") -> None:
         self.name = name
-        self._seed = seed
         self.rng = np.random.default_rng(seed)
 
     def reset(self) -> None:
