@@ -116,9 +116,9 @@ def test_othello_match_with_a_bad_model_over_workers_is_one_line(
 def test_a_player_failing_in_a_worker_comes_back_as_its_error(tmp_path: Path) -> None:
     """Past the parent's check (the file changed meanwhile), a worker's UsageError reaches the
     parent as it is, not as a broken process pool."""
-    from boardai.othello.match import run_games
+    from boardai.arena.match import run_match
 
     bad = tmp_path / "bad.npz"
     bad.write_bytes(b"not a model")
     with pytest.raises(ModelFileError, match=r"bad\.npz"):
-        list(run_games(f"ntuple:model={bad}", "wpc", 2, workers=2))
+        run_match(f"ntuple:model={bad}", "wpc", 2, workers=2)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from boardai.othello.match import elo_ratings, play_match, run_games
+from boardai.arena.match import play_match, run_match
+from boardai.arena.match_results import elo_ratings
 
 
 def test_match_is_independent_of_workers() -> None:
@@ -17,7 +18,7 @@ def test_match_is_independent_of_workers() -> None:
 
 
 def test_double_games_swap_colours() -> None:
-    outcomes = list(run_games("random", "random", 4, seed=1, keep_records=True))
+    outcomes = run_match("random", "random", 4, seed=1, keep_records=True).results
     assert [o.a_color for o in outcomes] == [0, 1, 0, 1]
     assert all(o.record["game"] == "othello" for o in outcomes)
     r = play_match("wpc", "random", games=20, seed=2)

@@ -1,147 +1,148 @@
-"""Play N games of one player, in this process or over a pool of worker processes."""
+"""The one runner: play the games of a contest over a backend, keeping what finishes.
+
+A :class:`Contest` says what one game of a run is (2048: one player's game, see
+:mod:`boardai.arena.solo`; Othello: a game of a match between two players, see
+:mod:`boardai.arena.match`). :func:`run` plays games ``0 .. n-1`` of it:
+
+- in chunks of consecutive indices (:func:`chunk_size`), so the cost of sending work to a
+  worker is paid once per chunk, not once per game;
+- on a backend (:mod:`boardai.arena.backends`): this process, a process pool, a cluster;
+- each process builds the contest's players once per run and before every game the contest
+  reseeds and resets them (see :mod:`boardai.arena.seeding`), so the results do not depend on
+  the number of workers, the chunk size, or which games a process played before;
+- ``on_result(index, result)`` is called in this process as each game's chunk finishes, and
+  the results come back sorted by index;
+- Ctrl-C (or SIGTERM in the commands) stops the run and keeps the games finished so far.
+
+>>> from boardai.arena.solo import Solo
+>>> done = run(Solo("greedy", seed=1), 3)
+>>> [r.index for r, _ in done.results], done.interrupted
+([0, 1, 2], False)
+"""
 
 from __future__ import annotations
 
-import multiprocessing
-import signal
+import atexit
 import time
-from collections.abc import Callable
-from typing import Any
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, Generic, Protocol, TypeVar
 
-from boardai.arena.results import GameResult, RunResult
-from boardai.arena.seeding import agent_seed, game_seed
+from boardai.agent import Agent, Closable
+from boardai.arena.backends import Backend, backend_for
 
-#: ``on_result(result, record)``: called in the parent as each game finishes (in any order);
-#: ``record`` is the game's :meth:`~boardai.g2048.game.Game.to_record` or None.
-OnResult = Callable[[GameResult, "dict[str, Any] | None"], None]
-
-
-_warmed: set[str] = set()
-
-
-def _warm_up(spec: str) -> None:
-    """Compile a player's kernels once per process, outside the timed games."""
-    if spec in _warmed:
-        return
-    from boardai.g2048 import Game
-    from boardai.g2048.agents import make_agent
-
-    make_agent(spec, seed=0).act(Game(seed=0).board)
-    _warmed.add(spec)
+R = TypeVar("R")
+R_co = TypeVar("R_co", covariant=True)
 
 
-def prepare(spec: str, workers: int) -> None:
-    """Build the player ``spec`` once in this process, so that a bad option or model file is
-    reported (as a UsageError) before any game or worker starts. With one worker this is the
-    warm-up its games need anyway; with more, the player is built and dropped.
-    """
-    if workers <= 1:
-        _warm_up(spec)
-    else:
-        from boardai.g2048.agents import make_agent
+class Contest(Protocol[R_co]):
+    """What a game of a run is. Sent to the workers, so it must pickle (a frozen dataclass of
+    specs and numbers, not of built players)."""
 
-        make_agent(spec, seed=0)
+    def build(self) -> list[Agent[Any]]:
+        """The players, built once per process and run (a bad spec raises UsageError)."""
+        ...
 
-
-def play_one(
-    spec: str, seed: int, index: int, record: bool = False
-) -> tuple[GameResult, dict[str, Any] | None]:
-    """Play game ``index`` of a run seeded ``seed`` with a fresh player built from ``spec``.
-
-    Raises:
-        RuntimeError: the player returned an illegal move.
-    """
-    from boardai.g2048 import Game
-    from boardai.g2048.agents import make_agent
-
-    _warm_up(spec)
-    agent = make_agent(spec, seed=agent_seed(seed, index))
-    spawn_seed = game_seed(seed, index)
-    game = Game(seed=spawn_seed)
-    agent.reset()
-    start = time.perf_counter()
-    while not game.is_over():
-        action = agent.act(game.board)
-        try:
-            game.move(action)
-        except ValueError as e:
-            raise RuntimeError(f"player {spec!r} in game {index}: {e}") from None
-    seconds = time.perf_counter() - start
-    result = GameResult(index, spawn_seed, game.score, game.board.max_tile(), game.moves, seconds)
-    rec = None
-    if record:
-        rec = game.to_record()
-        rec["agent"] = spec
-        rec["index"] = index
-    return result, rec
+    def play(self, players: list[Agent[Any]], index: int) -> R_co:
+        """Play game ``index`` with ``players``: seed them and the game from the index alone."""
+        ...
 
 
-def _job(args: tuple[str, int, int, bool]) -> tuple[GameResult, dict[str, Any] | None]:
-    return play_one(*args)
+@dataclass
+class Run(Generic[R]):
+    """The games a run finished, sorted by index, and how it went."""
+
+    results: list[R] = field(default_factory=list)
+    seconds: float = 0.0
+    interrupted: bool = False
 
 
-def _ignore_sigint() -> None:
-    # Ctrl-C goes to the whole process group: the parent alone handles it.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def chunk_size(games: int, workers: int) -> int:
+    """Games per chunk: about eight chunks per worker (so the work evens out and Ctrl-C loses
+    little), at most 16 games."""
+    return max(1, min(16, games // (8 * max(workers, 1))))
 
 
-def play_games(
-    spec: str,
+def chunks_of(games: int, size: int) -> list[range]:
+    """Indices ``0 .. games-1`` in chunks of ``size`` consecutive ones."""
+    if size < 1:
+        raise ValueError(f"chunk size must be >= 1, got {size}")
+    return [range(i, min(i + size, games)) for i in range(0, games, size)]
+
+
+def run(
+    contest: Contest[R],
     games: int,
-    seed: int = 0,
-    workers: int = 1,
     *,
-    record: bool = False,
-    on_result: OnResult | None = None,
-) -> RunResult:
-    """Play ``games`` games of the player ``spec``; Ctrl-C stops and keeps the finished ones.
+    workers: int = 1,
+    backend: Backend | None = None,
+    chunk: int | None = None,
+    on_result: Callable[[int, R], None] | None = None,
+) -> Run[R]:
+    """Play games ``0 .. games-1`` of ``contest``; Ctrl-C stops and keeps the finished ones.
 
     Args:
-        spec: the player (``expectimax:depth=3``); checked before any game starts.
-        games: how many games.
-        seed: the run's seed: game i's spawns and player seed derive from (seed, i).
-        workers: processes; 1 plays in this process.
-        record: also pass each game's replay record to ``on_result`` and keep it in the
-            result's ``records``.
-        on_result: called as each game finishes (for progress bars and incremental files).
-
-    Raises:
-        UsageError: a bad spec.
+        contest: what a game is.
+        games: how many.
+        workers: processes of the default backend (1: this process).
+        backend: where to play (default: :func:`~boardai.arena.backends.backend_for`).
+        chunk: games per chunk (default :func:`chunk_size`).
+        on_result: called with (index, result) as each game is done, in any order.
     """
-    from boardai.g2048.agents import check_spec
-
-    check_spec(spec)
     if games < 0 or workers < 1:
         raise ValueError(f"games must be >= 0 and workers >= 1, got {games}, {workers}")
-    run = RunResult(agent=spec, seed=seed, games=games, workers=workers)
-    jobs = [(spec, seed, i, record) for i in range(games)]
+    backend = backend if backend is not None else backend_for(workers, games)
+    chunks = chunks_of(games, chunk or chunk_size(games, workers))
+    token = uuid.uuid4().hex  # players are built afresh for every run
+    done: list[tuple[int, R]] = []
+    out: Run[R] = Run()
     start = time.perf_counter()
+    finished = backend.map_chunks(partial(play_chunk, contest, token), chunks)
     try:
-        if workers == 1 or games <= 1:
-            for job in jobs:
-                _collect(run, _job(job), on_result)
-        else:
-            ctx = multiprocessing.get_context("spawn")
-            with ctx.Pool(min(workers, games), initializer=_ignore_sigint) as pool:
-                try:
-                    for out in pool.imap_unordered(_job, jobs, chunksize=1):
-                        _collect(run, out, on_result)
-                except KeyboardInterrupt:
-                    pool.terminate()
-                    raise
+        for indices, results in finished:
+            for index, result in zip(indices, results, strict=True):
+                done.append((index, result))
+                if on_result is not None:
+                    on_result(index, result)
     except KeyboardInterrupt:
-        run.interrupted = True
-    run.seconds = time.perf_counter() - start
-    run.results.sort(key=lambda r: r.index)
-    return run
+        out.interrupted = True
+    finally:
+        finished.close()  # stops the backend's work still under way, if any
+        release(token)
+    out.seconds = time.perf_counter() - start
+    done.sort(key=lambda d: d[0])
+    out.results = [r for _, r in done]
+    return out
 
 
-def _collect(
-    run: RunResult, out: tuple[GameResult, dict[str, Any] | None], on_result: OnResult | None
-) -> None:
-    result, rec = out
-    run.results.append(result)
-    if rec is not None:
-        run.records[result.index] = rec
-    if on_result is not None:
-        on_result(result, rec)
+# -- in each process that plays -----------------------------------------------------------
+
+#: The players of the run this process plays games of: (run token, players).
+_players: tuple[str, list[Agent[Any]]] | None = None
+_release_at_exit = False
+
+
+def play_chunk(contest: Contest[R], token: str, chunk: Sequence[int]) -> list[R]:
+    """Play the games of ``chunk``, building the run's players if this process has not yet."""
+    global _players, _release_at_exit
+    if _players is None or _players[0] != token:
+        release(None)
+        _players = (token, contest.build())
+        if not _release_at_exit:  # a worker's engines close as it exits
+            atexit.register(release, None)
+            _release_at_exit = True
+    players = _players[1]
+    return [contest.play(players, i) for i in chunk]
+
+
+def release(token: str | None) -> None:
+    """Drop the players of run ``token`` (of any run: None), closing those that hold an engine."""
+    global _players
+    if _players is None or (token is not None and _players[0] != token):
+        return
+    players, _players = _players[1], None
+    for agent in players:
+        if isinstance(agent, Closable):
+            agent.close()

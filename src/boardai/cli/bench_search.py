@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING
 
 from boardai.cli._common import output_option, positive_int
+
+if TYPE_CHECKING:
+    from boardai.g2048.board import Board
 
 
 def register(app: object) -> None:
@@ -57,20 +60,22 @@ def register(app: object) -> None:
     p.set_defaults(func=run)
 
 
-def bench_positions(limit: int) -> list[Any]:
+def bench_positions(limit: int) -> list[Board]:
     """Every 25th position of 4 games of ``expectimax:preset=fast`` (game seeds of run 0)."""
+    from boardai.arena.play import play_2048
     from boardai.arena.seeding import game_seed
     from boardai.g2048 import Game
     from boardai.g2048.agents import make_agent
 
     agent = make_agent("expectimax:preset=fast")
-    boards: list[Any] = []
+    boards: list[Board] = []
     for i in range(4):
         game = Game(seed=game_seed(0, i))
+        moves = play_2048(game, agent)
         while not game.is_over() and len(boards) < limit:
             if game.moves % 25 == 0:
                 boards.append(game.board)
-            game.move(agent.act(game.board))
+            next(moves)
     return boards
 
 

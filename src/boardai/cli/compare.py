@@ -27,7 +27,7 @@ def register(app: object) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from boardai.arena.compare import compare_table
-    from boardai.arena.runner import prepare
+    from boardai.arena.solo import prepare
     from boardai.cli._common import console, default_workers, warn_if_slow, write_json
     from boardai.cli.eval import play_with_progress
 

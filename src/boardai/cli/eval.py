@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boardai.cli._common import default_workers, nonneg_int, output_option, positive_int
+
+if TYPE_CHECKING:
+    from boardai.arena.results import GameResult, RunResult
+    from boardai.arena.solo import OnResult
 
 #: Long runs rewrite their output files at most this often (seconds), so a crash loses little.
 SAVE_EVERY = 30.0
@@ -56,8 +60,12 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def play_with_progress(
-    spec: str, args: argparse.Namespace, label: str, on_extra: Any = None, record: bool = False
-) -> Any:
+    spec: str,
+    args: argparse.Namespace,
+    label: str,
+    on_extra: OnResult | None = None,
+    record: bool = False,
+) -> RunResult:
     """Play ``args.games`` games of ``spec`` with a progress bar; returns the RunResult.
 
     ``record`` (or an ``args.record`` file) keeps every game's replay record.
@@ -77,7 +85,7 @@ def play_with_progress(
     ) as bar:
         task = bar.add_task(label, total=args.games, avg=0.0, rate=0.0)
 
-        def on_result(result: Any, record: Any) -> None:
+        def on_result(result: GameResult, record: dict[str, Any] | None) -> None:
             totals["score"] += result.score
             totals["moves"] += result.moves
             totals["done"] += 1
@@ -110,8 +118,8 @@ def run(args: argparse.Namespace) -> int:
     import contextlib
     import time
 
-    from boardai.arena.results import GameResult, RunResult, wilson_interval
-    from boardai.arena.runner import prepare
+    from boardai.arena.results import RunResult, wilson_interval
+    from boardai.arena.solo import prepare
     from boardai.cli._common import console, warn_if_slow
     from boardai.errors import UsageError
     from boardai.records import write_records
@@ -130,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
         if args.record:
             write_records(args.record, sorted(records, key=lambda r: r["index"]))
 
-    def on_extra(result: GameResult, record: Any) -> None:
+    def on_extra(result: GameResult, record: dict[str, Any] | None) -> None:
         partial.results.append(result)
         if record is not None:
             records.append(record)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boardai.cli._common import (
     default_workers,
@@ -12,6 +12,11 @@ from boardai.cli._common import (
     positive_int,
     probability,
 )
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from boardai.arena.match_results import MatchResult
 
 
 def _match_options(p: argparse.ArgumentParser) -> None:
@@ -68,45 +73,52 @@ def register(app: Any) -> None:
 
 def _check(specs: list[str]) -> None:
     """Build each player once here: a bad spec or model file is one line before any game."""
+    from boardai.agent import Closable
     from boardai.cli._common import warn_if_slow
     from boardai.othello.agents import make_agent
 
     warn_if_slow("othello", specs)
     for s in specs:
         agent = make_agent(s, 0)
-        if hasattr(agent, "close"):
+        if isinstance(agent, Closable):
             agent.close()
 
 
-def _play(a: str, b: str, args: argparse.Namespace, label: str, swap: bool = True) -> Any:
-    import time
-
+def _play(a: str, b: str, args: argparse.Namespace, label: str, swap: bool = True) -> MatchResult:
     from rich.progress import TextColumn
 
+    from boardai.arena.match import run_match
+    from boardai.arena.match_results import GameOutcome, summarize
     from boardai.cli._common import progress
-    from boardai.othello.match import run_games, summarize
 
     workers = args.workers or default_workers()
-    outcomes = []
-    t0 = time.perf_counter()
-    points = 0.0
+    points = [0.0, 0]
     with progress(TextColumn("score {task.fields[score]:.3f}")) as bar:
         task = bar.add_task(label, total=args.games, score=0.0)
-        try:
-            for o in run_games(
-                a, b, args.games, epsilon=args.epsilon, seed=args.seed, workers=workers, swap=swap
-            ):
-                outcomes.append(o)
-                points += o.score
-                bar.update(task, advance=1, score=points / len(outcomes))
-        except KeyboardInterrupt:
-            from boardai.cli._common import console
 
-            console(stderr=True).print(f"interrupted: {len(outcomes)} games played")
-    return summarize(a, b, outcomes, time.perf_counter() - t0, args.epsilon)
+        def on_game(o: GameOutcome) -> None:
+            points[0] += o.score
+            points[1] += 1
+            bar.update(task, advance=1, score=points[0] / points[1])
+
+        done = run_match(
+            a,
+            b,
+            args.games,
+            epsilon=args.epsilon,
+            seed=args.seed,
+            workers=workers,
+            swap=swap,
+            on_game=on_game,
+        )
+    if done.interrupted:
+        from boardai.cli._common import console
+
+        console(stderr=True).print(f"interrupted: {len(done.results)} games played")
+    return summarize(a, b, done.results, done.seconds, args.epsilon)
 
 
-def _table(r: Any) -> Any:
+def _table(r: MatchResult) -> Table:
     from rich.table import Table
 
     t = Table(title=f"{r.a} vs {r.b}", show_header=False, title_justify="left")
@@ -137,9 +149,9 @@ def run_match(args: argparse.Namespace) -> int:
 def run_tournament(args: argparse.Namespace) -> int:
     from rich.table import Table
 
+    from boardai.arena.match_results import elo_ratings
     from boardai.cli._common import console, write_json
     from boardai.errors import UsageError
-    from boardai.othello.match import elo_ratings
 
     names = list(dict.fromkeys(args.agents))
     if len(names) < 2:

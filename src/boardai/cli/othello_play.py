@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boardai.cli._common import output_option
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from boardai.agent import Agent
+    from boardai.othello.board import Board
 
 HELP = "moves: d3 (column a-h, row 1-8) | undo | eval | moves | quit"
 
@@ -26,7 +32,7 @@ def register(app: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _show(board: Any, out: Any) -> None:
+def _show(board: Board, out: Console) -> None:
     legal = board.legal_moves_mask()
     lines = ["  a b c d e f g h"]
     for r in range(8):
@@ -48,7 +54,7 @@ def _show(board: Any, out: Any) -> None:
     out.print("\n".join(lines), highlight=False, markup=False)
 
 
-def _evaluation(ai: Any, board: Any) -> str:
+def _evaluation(ai: Agent[Board], board: Board) -> str:
     from boardai.othello import evaluation as E
 
     if hasattr(ai, "analyse"):
@@ -64,6 +70,7 @@ def _evaluation(ai: Any, board: Any) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from boardai.arena.play import play_othello
     from boardai.cli._common import console, warn_if_slow, write_json
     from boardai.othello import BLACK, WHITE, Game
     from boardai.othello.agents import make_agent
@@ -74,15 +81,15 @@ def run(args: argparse.Namespace) -> int:
     ai = make_agent(args.ai, args.seed)
     me = BLACK if args.color == "black" else WHITE
     game = Game(players=("you", args.ai) if me == BLACK else (args.ai, "you"))
+    players = (None, ai) if me == BLACK else (ai, None)  # None: the person
     out.print(f"You play {COLOR_NAMES[me]} against {args.ai}. {HELP}", markup=False)
     try:
         while not game.is_over():
+            for turn in play_othello(game, players):
+                out.print(f"AI plays {action_text(turn.action)}", markup=False)
+            if game.is_over():
+                break
             board = game.board
-            if board.to_move != me:
-                a = ai.act(board)
-                game.play(a)
-                out.print(f"AI plays {action_text(a)}", markup=False)
-                continue
             _show(board, out)
             if board.legal_actions() == [PASS]:
                 out.print("You have no move: pass.")

@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING
 
 from boardai.cli._common import nonneg_int, output_option
+
+if TYPE_CHECKING:
+    from rich.panel import Panel
+    from rich.table import Table
+
+    from boardai.g2048.board import Board
+    from boardai.g2048.game import Game
 
 
 def register(app: object) -> None:
@@ -35,7 +42,7 @@ def register(app: object) -> None:
     p.set_defaults(func=run)
 
 
-def _board_table(board: Any) -> Any:
+def _board_table(board: Board) -> Table:
     from rich.table import Table
     from rich.text import Text
 
@@ -54,7 +61,7 @@ def _board_table(board: Any) -> Any:
     return t
 
 
-def _screen(spec: str, game: Any, note: str) -> Any:
+def _screen(spec: str, game: Game, note: str) -> Panel:
     from rich.console import Group
     from rich.panel import Panel
     from rich.text import Text
@@ -71,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
     import time
 
+    from boardai.arena.play import Turn, play_2048
     from boardai.cli._common import console, warn_if_slow
     from boardai.errors import UsageError
     from boardai.g2048 import ACTION_NAMES, Game
@@ -89,13 +97,10 @@ def run(args: argparse.Namespace) -> int:
     note = "thinking (the first move compiles the search)..."
     think = 0.0
 
-    def step() -> str:
+    def noted(turn: Turn) -> str:
         nonlocal think
-        t0 = time.perf_counter()
-        action = agent.act(game.board)
-        think += time.perf_counter() - t0
-        game.move(action)
-        return f"{ACTION_NAMES[action]:>5}   {1000 * think / game.moves:.2f} ms per move"
+        think += turn.seconds
+        return f"{ACTION_NAMES[turn.action]:>5}   {1000 * think / game.moves:.2f} ms per move"
 
     try:
         if live_screen:
@@ -103,8 +108,8 @@ def run(args: argparse.Namespace) -> int:
 
             with Live(_screen(args.agent, game, note), console=out, auto_refresh=False) as live:
                 last_draw = 0.0
-                while not game.is_over():
-                    note = step()
+                for turn in play_2048(game, agent):
+                    note = noted(turn)
                     now = time.perf_counter()
                     if args.delay > 0 or now - last_draw > 1 / 30:  # at most 30 frames a second
                         live.update(_screen(args.agent, game, note), refresh=True)
@@ -113,8 +118,8 @@ def run(args: argparse.Namespace) -> int:
                         time.sleep(args.delay)
                 live.update(_screen(args.agent, game, note + "   game over"), refresh=True)
         else:
-            while not game.is_over():
-                note = step()
+            for turn in play_2048(game, agent):
+                noted(turn)
     except KeyboardInterrupt:
         interrupted = True
     if not live_screen:

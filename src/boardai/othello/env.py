@@ -18,6 +18,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from boardai.agent import Agent
 from boardai.othello.board import BLACK, COLOR_NAMES, N_ACTIONS, WHITE, Board
 
 OBS_SHAPE = (3, 8, 8)
@@ -90,11 +91,13 @@ class OthelloEnv(gym.Env[np.ndarray, np.int64]):
         self.observation_space = _obs_space()
         self.board = Board.initial()
         self.color = BLACK
-        self._opponent: Any = None
+        self._opponent: Agent[Board] | None = None
 
     def _reply(self) -> None:
+        opponent = self._opponent
+        assert opponent is not None, "reset() builds the opponent"
         while not self.board.is_terminal() and self.board.to_move != self.color:
-            self.board = self.board.play(self._opponent.act(self.board))
+            self.board = self.board.play(opponent.act(self.board))
 
     def _info(self, **extra: Any) -> dict[str, Any]:
         return {"action_mask": self.board.action_mask(), "color": COLOR_NAMES[self.color], **extra}
@@ -108,9 +111,7 @@ class OthelloEnv(gym.Env[np.ndarray, np.int64]):
         opp_seed = int(self.np_random.integers(2**63))
         if self._opponent is None or seed is not None:
             self._opponent = make_agent(self.opponent_spec, opp_seed)
-        reseed = getattr(self._opponent, "reseed", None)
-        if reseed is not None:
-            reseed(opp_seed)
+        self._opponent.reseed(opp_seed)
         self._opponent.reset()
         if self.color_option == "random":
             self.color = int(self.np_random.integers(2))

@@ -17,16 +17,27 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from boardai.errors import UsageError
 from boardai.ui.tiles import TileTracker
+
+if TYPE_CHECKING:
+    from boardai.agent import Agent
+    from boardai.g2048.board import Board as Board2048
+    from boardai.othello.board import Board as BoardOthello
+
+#: The positions of a game (a 2048 or an Othello board).
+S = TypeVar("S")
+
+#: Builds a player from a spec and a seed.
+MakeAgent = Callable[[str, "int | None"], "Agent[S]"]
 
 #: Tile that wins 2048 (play goes on after it).
 WIN_TILE = 2048
 
 
-def evaluation(agent: Any, state: Any) -> list[float | None] | None:
+def evaluation(agent: Agent[S], state: S) -> list[float | None] | None:
     """The player's value of each action in ``state``, if it exposes one (call after ``act``).
 
     A player may define ``action_values(state)`` returning one number per action, or keep
@@ -51,18 +62,18 @@ def keep(session: Any, sink: Any, source: str) -> None:
     session.saved = True
 
 
-class AgentCache:
+class AgentCache(Generic[S]):
     """Players built from specs once per session (they may hold caches or loaded models);
     the least recently used goes when more than :attr:`SIZE` are asked for."""
 
     SIZE = 4
 
-    def __init__(self, make: Any, seed: int | None) -> None:
+    def __init__(self, make: MakeAgent[S], seed: int | None) -> None:
         self._make = make
         self._seed = seed
-        self._agents: dict[str, Any] = {}
+        self._agents: dict[str, Agent[S]] = {}
 
-    def get(self, spec: str) -> Any:
+    def get(self, spec: str) -> Agent[S]:
         """The player ``spec`` names (UsageError for a bad spec)."""
         if not isinstance(spec, str) or not spec.strip():
             raise UsageError("no player given")
@@ -96,7 +107,7 @@ class Session2048:
         seed: int | None = None,
         grid: Sequence[Sequence[int]] | None = None,
         p4: float = 0.1,
-        make: Callable[[str, int | None], Any] | None = None,
+        make: MakeAgent[Board2048] | None = None,
     ) -> None:
         from boardai.g2048.agents import make_agent
         from boardai.g2048.board import Board
@@ -109,7 +120,7 @@ class Session2048:
             except ValueError as e:
                 raise UsageError(f"bad board: {e}") from None
         self.game = Game(seed, p4=p4, board=board)
-        self.agents = AgentCache(make or make_agent, seed)
+        self.agents: AgentCache[Board2048] = AgentCache(make or make_agent, seed)
         self.tracker = TileTracker(self.game.board.exponents())
         self.animation = self.tracker.reset(self.game.board.exponents())
 
@@ -150,10 +161,17 @@ class Session2048:
 
     def step(self, spec: str) -> None:
         """Let player ``spec`` make the next move (autoplay)."""
+        from boardai.arena.play import IllegalMoveError, play_2048
+
         agent = self.agents.get(spec)
         if self.game.is_over():
             raise UsageError("the game is over")
-        self.move(int(agent.act(self.game.board)))
+        try:
+            turn = next(play_2048(self.game, agent))
+        except IllegalMoveError as e:
+            raise UsageError(f"player {spec!r}: {e}") from None
+        step = self.game.steps[-1]
+        self.animation = self.tracker.slide(turn.action, (step.cell, step.value))
 
     def record(self) -> dict[str, Any]:
         """The game's record (see :mod:`boardai.records`)."""
@@ -183,7 +201,7 @@ def board_state_2048(board: Any, score: int, animation: dict[str, Any]) -> dict[
     }
 
 
-def spawn_between(before: Any, action: int, after: Any) -> tuple[int, int] | None:
+def spawn_between(before: Board2048, action: int, after: Board2048) -> tuple[int, int] | None:
     """The (cell, tile value) spawned between two consecutive 2048 boards, if any."""
     slid, _ = before.slide(action)
     for cell, (e0, e1) in enumerate(zip(slid.exponents(), after.exponents(), strict=True)):
@@ -251,7 +269,7 @@ class SessionReplay:
 
 
 def board_state_othello(
-    board: Any, previous: Any = None, action: int | None = None
+    board: BoardOthello, previous: BoardOthello | None = None, action: int | None = None
 ) -> dict[str, Any]:
     """What an Othello screen draws of ``board``; ``previous`` and ``action`` (the move that
     led here) mark the last move and the discs it flipped."""
@@ -305,8 +323,8 @@ class SessionOthello:
         human: str = "black",
         player: str = "random",
         seed: int | None = None,
-        start: Any = None,
-        make: Callable[[str, int | None], Any] | None = None,
+        start: BoardOthello | None = None,
+        make: MakeAgent[BoardOthello] | None = None,
     ) -> None:
         from boardai.othello.agents import make_agent
         from boardai.othello.board import COLOR_NAMES
@@ -315,7 +333,7 @@ class SessionOthello:
         if human not in COLOR_NAMES:
             raise UsageError(f"human must be black or white, not {human!r}")
         self.human = COLOR_NAMES.index(human)
-        self.agents = AgentCache(make or make_agent, seed)
+        self.agents: AgentCache[BoardOthello] = AgentCache(make or make_agent, seed)
         #: Set to stop the opponent's replies between moves (its client went away).
         self.stop = threading.Event()
         self.player = player.strip()
@@ -327,17 +345,21 @@ class SessionOthello:
 
     def _reply(self) -> None:
         """Let the opponent move until it is the person's turn or the game is over."""
+        from boardai.arena.play import play_othello
         from boardai.othello.board import COLOR_NAMES, PASS
 
-        notes = []
-        while not self.game.is_over() and self.game.board.to_move != self.human:
-            if self.stop.is_set():
+        def check_stop() -> None:  # before each of the opponent's moves
+            game = self.game
+            if self.stop.is_set() and not game.is_over() and game.board.to_move != self.human:
                 raise UsageError("stopped")
-            legal = self.game.board.legal_actions()
-            action = PASS if legal == [PASS] else int(self.opponent.act(self.game.board))
-            self.game.play(action)
-            if action == PASS:
+
+        notes = []
+        players = (None, self.opponent) if self.human == 0 else (self.opponent, None)
+        check_stop()
+        for turn in play_othello(self.game, players, ask_to_pass=False):
+            if turn.action == PASS:
                 notes.append(f"{COLOR_NAMES[1 - self.human]} passes")
+            check_stop()
         if not self.game.is_over() and self.game.board.legal_actions() == [PASS]:
             notes.append("you have no move: pass")
         self.message = "; ".join(notes)

@@ -65,6 +65,9 @@ class DQNAgent:
     def reset(self) -> None:
         """No per-game state."""
 
+    def reseed(self, seed: int) -> None:
+        """Nothing to seed: greedy play draws nothing."""
+
     def q_values(self, boards: np.ndarray) -> np.ndarray:
         """Q values ``(n, 4)`` of packed boards ``(n, 2)``."""
         import torch

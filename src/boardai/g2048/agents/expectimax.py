@@ -139,6 +139,9 @@ class ExpectimaxAgent:
     def reset(self) -> None:
         """Nothing carries over between moves (each search starts a new table generation)."""
 
+    def reseed(self, seed: int) -> None:
+        """Nothing to seed: the search draws nothing."""
+
     def act(self, state: Board) -> int:
         from boardai.g2048.search import search
 

@@ -25,6 +25,10 @@ class GreedyAgent:
     def reset(self) -> None:
         """Nothing to clear: the rng stream carries on across games."""
 
+    def reseed(self, seed: int) -> None:
+        """Restart the rng from ``seed`` (the arena does this before every game)."""
+        self.rng = np.random.default_rng(seed)
+
     def act(self, state: Board) -> int:
         legal = state.legal_actions()
         if not legal:

@@ -59,6 +59,9 @@ class HeuristicAgent:
     def reset(self) -> None:
         """Nothing to clear."""
 
+    def reseed(self, seed: int) -> None:
+        """Nothing to seed: the heuristic draws nothing."""
+
     def act(self, state: Board) -> int:
         from boardai.g2048.heuristic import matrix_score
         from boardai.g2048.search import approximate_board

@@ -111,6 +111,9 @@ class NTupleAgent:
     def reset(self) -> None:
         """Nothing to clear."""
 
+    def reseed(self, seed: int) -> None:
+        """Nothing to seed: greedy play draws nothing."""
+
     def value(self, state: Board) -> float:
         """The network's value of ``state`` seen as an afterstate."""
         return self.network.value(state)

@@ -20,11 +20,14 @@ class RandomAgent:
 
     def __init__(self, seed: int | None = None, name: str = "random") -> None:
         self.name = name
-        self._seed = seed
         self.rng = np.random.default_rng(seed)
 
     def reset(self) -> None:
         """Nothing to clear: the rng stream carries on across games."""
+
+    def reseed(self, seed: int) -> None:
+        """Restart the rng from ``seed`` (the arena does this before every game)."""
+        self.rng = np.random.default_rng(seed)
 
     def act(self, state: Board) -> int:
         legal = state.legal_actions()

@@ -71,6 +71,9 @@ class AlphaBetaAgent:
         """Clear the transposition table."""
         self.searcher.clear()
 
+    def reseed(self, seed: int) -> None:
+        """Nothing to seed: the search draws nothing."""
+
     def analyse(self, state: Board) -> S.SearchResult:
         """The search result (move, value, depth, nodes) for ``state``."""
         o = self.opts

@@ -43,6 +43,9 @@ class DQNAgent:
     def reset(self) -> None:
         """Nothing to clear."""
 
+    def reseed(self, seed: int) -> None:
+        """Nothing to seed: greedy play draws nothing."""
+
     def q(self, state: Board) -> list[float]:
         """The 65 Q values of ``state`` (for the mover)."""
         from boardai.othello.qnet import q_values

@@ -57,6 +57,9 @@ class GTPAgent:
                 self.close()
         self.board = Board.initial()
 
+    def reseed(self, seed: int) -> None:
+        """Nothing to seed here: an engine's own randomness is its own."""
+
     def act(self, state: Board) -> int:
         engine = self._engine()
         path = find_path(self.board, state)

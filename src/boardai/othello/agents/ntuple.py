@@ -47,6 +47,9 @@ class NTupleAgent:
     def reset(self) -> None:
         """Nothing to clear."""
 
+    def reseed(self, seed: int) -> None:
+        """Nothing to seed: greedy play draws nothing."""
+
     def act(self, state: Board) -> int:
         from boardai.othello.ntuple import greedy_action
 
