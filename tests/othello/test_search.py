@@ -9,7 +9,7 @@ from boardai.othello import Board
 from boardai.othello import evaluation as E
 from boardai.othello import kernels as K
 from boardai.othello.agents import make_agent
-from boardai.othello.search import EVAL_CLASSIC, EVAL_WPC, Searcher, solve
+from boardai.othello.search import Searcher, solve
 from tests.naive import othello as naive
 
 
@@ -32,12 +32,15 @@ def _positions(n: int, seed: int) -> list[tuple[int, int]]:
     return out
 
 
-@pytest.mark.parametrize(("kind", "evaluate"), [(EVAL_WPC, _wpc), (EVAL_CLASSIC, _classic)])
-def test_alphabeta_equals_minimax(kind: int, evaluate: object) -> None:
+@pytest.mark.parametrize(
+    ("evaluator", "data", "evaluate"),
+    [(E.evaluate_wpc, E.wpc_data(), _wpc), (E.evaluate_classic, E.CLASSIC_DATA, _classic)],
+)
+def test_alphabeta_equals_minimax(evaluator: object, data: object, evaluate: object) -> None:
     for p, o in _positions(3, seed=21):
         for depth in (1, 3):
             # A fresh table: entries from deeper searches would (rightly) change the value.
-            result = Searcher(kind, tt_bits=12).search(p, o, depth)
+            result = Searcher(evaluator, data, tt_bits=12).search(p, o, depth)
             assert result.value == pytest.approx(naive.minimax(p, o, depth, evaluate))
             child = naive.play(p, o, result.action)
             assert -naive.minimax(*child, depth - 1, evaluate) == pytest.approx(result.value)
@@ -82,3 +85,26 @@ def test_alphabeta_agent_options() -> None:
     assert agent.act(b) in b.legal_actions()
     with pytest.raises(ValueError, match="depth"):
         make_agent("alphabeta:depth=0")
+
+
+def test_search_needs_nothing_from_the_learned_model() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, boardai.othello.search; "
+        "print(sorted(m for m in sys.modules if 'ntuple' in m or 'learn' in m))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_ntuple_evaluator_is_the_scaled_network_value() -> None:
+    from boardai.othello.ntuple import NTupleNetwork
+    from boardai.othello.ntuple_eval import SCALE, evaluate_ntuple
+
+    net = NTupleNetwork.create("corner3x3,edge2x", stages=2)
+    net.weights[:] = np.random.default_rng(3).normal(0, 0.1, net.weights.size)
+    for p, o in _positions(5, seed=4):
+        got = evaluate_ntuple(np.uint64(p), np.uint64(o), net.data())
+        assert got == pytest.approx(SCALE * net.value(p, o))

@@ -2,9 +2,25 @@
 ordering, a node budget, and an exact endgame solver.
 
 Values are from the mover's point of view. A finished game is worth ``±WIN_VALUE`` plus the
-final disc difference (so any win beats any evaluation); other leaves take the evaluation
-chosen by ``kind``: :data:`EVAL_WPC` (weights), :data:`EVAL_CLASSIC` (mobility, corners,
-X-squares) or :data:`EVAL_NTUPLE` (a learned network, scaled by 100). A pass is a ply.
+final disc difference (so any win beats any evaluation); other leaves take the evaluator's
+value. A pass is a ply.
+
+Evaluator contract
+------------------
+The search values its leaves through an ``@njit`` function::
+
+    evaluate(P: uint64, O: uint64, data) -> float64
+
+(the mover's and the opponent's bitboards; the value for the mover, well inside
+``±WIN_VALUE``). ``data`` is any numba-typable object (a tuple of arrays, say) that the search
+passes through untouched. The evaluators live beside their data:
+:func:`boardai.othello.evaluation.evaluate_wpc` and
+:func:`~boardai.othello.evaluation.evaluate_classic` (hand-made),
+:func:`boardai.othello.ntuple_eval.evaluate_ntuple` (a learned network). As in
+:mod:`boardai.g2048.search`, the evaluator is a first-class argument of the compiled kernels,
+so numba specialises the search per evaluator; such code cannot be cached on disk, so the
+search kernels are compiled with ``cache=False`` (once per process and evaluator, a few
+seconds); the kernels they call are cached as usual.
 
 The endgame solver (:func:`solve`, :func:`solve_position`) searches to the end of the game with
 the exact disc difference as the value: :mod:`boardai.othello.endgame` holds its kernels.
@@ -18,12 +34,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from boardai._jit import njit
 from boardai.othello import evaluation as ev
-from boardai.othello import ntuple as nt
 from boardai.othello.endgame import solve_endgame
 from boardai.othello.kernels import (
     PASS,
@@ -33,7 +49,6 @@ from boardai.othello.kernels import (
     popcount,
 )
 
-EVAL_WPC, EVAL_CLASSIC, EVAL_NTUPLE = 0, 1, 2
 WIN_VALUE = 1e6
 INF = 1e9
 _ZERO = np.uint64(0)
@@ -42,24 +57,6 @@ _LOWER, _EXACT, _UPPER = 1, 2, 3
 # stats slots
 _NODES, _LIMIT, _ABORT = 0, 1, 2
 _MAX_MOVES = 34  # an Othello position has at most 33 legal moves
-
-
-@njit
-def evaluate(
-    P: np.uint64,
-    O: np.uint64,
-    kind: np.int64,
-    wpc_w: np.ndarray,
-    squares: np.ndarray,
-    offsets: np.ndarray,
-    weights: np.ndarray,
-) -> float:
-    """Static value of a position for the mover under evaluation ``kind``."""
-    if kind == EVAL_WPC:
-        return ev.wpc(P, O, wpc_w)
-    if kind == EVAL_CLASSIC:
-        return ev.classic(P, O)
-    return 100.0 * nt.value(P, O, squares, offsets, weights)
 
 
 @njit
@@ -81,18 +78,15 @@ def _tt_slot(P: np.uint64, O: np.uint64, mask: np.uint64) -> np.int64:
     return np.int64((h ^ (h >> np.uint64(29))) & mask)
 
 
-@njit
+@njit(cache=False)
 def _negamax(
     P: np.uint64,
     O: np.uint64,
     depth: np.int64,
     alpha: float,
     beta: float,
-    kind: np.int64,
-    wpc_w: np.ndarray,
-    squares: np.ndarray,
-    offsets: np.ndarray,
-    weights: np.ndarray,
+    evaluate: Any,
+    data: Any,
     tt_keys: np.ndarray,
     tt_vals: np.ndarray,
     tt_info: np.ndarray,
@@ -107,25 +101,22 @@ def _negamax(
         if legal_moves(O, P) == 0:
             return terminal_value(P, O)
         if depth == 0:
-            return evaluate(P, O, kind, wpc_w, squares, offsets, weights)
+            return evaluate(P, O, data)
         return -_negamax(
             O,
             P,
             depth - 1,
             -beta,
             -alpha,
-            kind,
-            wpc_w,
-            squares,
-            offsets,
-            weights,
+            evaluate,
+            data,
             tt_keys,
             tt_vals,
             tt_info,
             stats,
         )
     if depth == 0:
-        return evaluate(P, O, kind, wpc_w, squares, offsets, weights)
+        return evaluate(P, O, data)
 
     alpha0 = alpha
     slot = _tt_slot(P, O, np.uint64(tt_vals.shape[0] - 1))
@@ -157,7 +148,7 @@ def _negamax(
             keys[n] = -INF
         elif depth >= 2:
             O2, P2 = play_bit(m, P, O)
-            keys[n] = evaluate(O2, P2, kind, wpc_w, squares, offsets, weights)
+            keys[n] = evaluate(O2, P2, data)
         else:
             keys[n] = 0.0
         n += 1
@@ -174,11 +165,8 @@ def _negamax(
             depth - 1,
             -beta,
             -alpha,
-            kind,
-            wpc_w,
-            squares,
-            offsets,
-            weights,
+            evaluate,
+            data,
             tt_keys,
             tt_vals,
             tt_info,
@@ -203,16 +191,13 @@ def _negamax(
     return best
 
 
-@njit
+@njit(cache=False)
 def search_root(
     P: np.uint64,
     O: np.uint64,
     depth: np.int64,
-    kind: np.int64,
-    wpc_w: np.ndarray,
-    squares: np.ndarray,
-    offsets: np.ndarray,
-    weights: np.ndarray,
+    evaluate: Any,
+    data: Any,
     tt_keys: np.ndarray,
     tt_vals: np.ndarray,
     tt_info: np.ndarray,
@@ -230,11 +215,8 @@ def search_root(
             depth - 1,
             -INF,
             INF,
-            kind,
-            wpc_w,
-            squares,
-            offsets,
-            weights,
+            evaluate,
+            data,
             tt_keys,
             tt_vals,
             tt_info,
@@ -264,11 +246,8 @@ def search_root(
                 depth - 1,
                 -INF,
                 -alpha,
-                kind,
-                wpc_w,
-                squares,
-                offsets,
-                weights,
+                evaluate,
+                data,
                 tt_keys,
                 tt_vals,
                 tt_info,
@@ -385,27 +364,18 @@ class Searcher:
     """Iterative deepening with a time budget over the compiled search.
 
     Args:
-        kind: evaluation (:data:`EVAL_WPC`, :data:`EVAL_CLASSIC`, :data:`EVAL_NTUPLE`).
-        network: the ``(squares, offsets, weights)`` of an n-tuple network for EVAL_NTUPLE.
+        evaluator: the ``@njit`` leaf evaluator (see the module docstring); default: the
+            Othello League's weighted piece counter,
+            :func:`boardai.othello.evaluation.evaluate_wpc`.
+        data: passed to ``evaluator`` untouched (default: the WPC weights, as a 1-tuple).
         tt_bits: the transposition table holds ``2**tt_bits`` entries.
     """
 
-    def __init__(
-        self,
-        kind: int = EVAL_WPC,
-        network: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
-        tt_bits: int = 18,
-        wpc_weights: np.ndarray | None = None,
-    ) -> None:
-        self.kind = kind
-        self.wpc = ev.WPC_WEIGHTS if wpc_weights is None else wpc_weights
-        if network is None:
-            network = (
-                np.full((1, 1), -1, np.int64),
-                np.zeros((1, 0), np.int64),  # one stage, no images
-                np.zeros(1, np.float32),
-            )
-        self.network = network
+    def __init__(self, evaluator: Any = None, data: Any = None, tt_bits: int = 18) -> None:
+        if evaluator is None:
+            evaluator, data = ev.evaluate_wpc, ev.wpc_data()
+        self.evaluator = evaluator
+        self.data = data
         self.tt_keys = np.zeros((1 << tt_bits, 2), np.uint64)
         self.tt_vals = np.zeros(1 << tt_bits, np.float64)
         self.tt_info = np.zeros((1 << tt_bits, 3), np.int64)
@@ -445,9 +415,8 @@ class Searcher:
                 P,
                 O,
                 d,
-                self.kind,
-                self.wpc,
-                *self.network,
+                self.evaluator,
+                self.data,
                 self.tt_keys,
                 self.tt_vals,
                 self.tt_info,
