@@ -3,7 +3,8 @@
 The positions come from 4 seeded games (the shipped n-tuple network's 1-ply move, a random
 move on one ply in five), taken at 20, 24, ..., 40 discs: 24 positions. Each is searched by a
 fresh :class:`boardai.othello.search.Searcher` (iterative deepening 1..depth, no time limit,
-no endgame solver); the figures are the sums over the positions.
+no endgame solver); the figures are the sums over the positions: nodes (every position
+searched, those of the ordering searches included), evaluator calls and seconds.
 
     PYTHONPATH=src python benchmarks/othello_midgame.py --eval ntuple --depth 8 [--json OUT]
 """
@@ -71,17 +72,21 @@ def main() -> None:
         r = Searcher(evaluator, data, tt_bits=args.tt).search(p, o, args.depth)
         rows.append(
             {"action": r.action, "value": r.value, "nodes": r.nodes,
-             "seconds": time.perf_counter() - t0}
+             "evaluations": r.evaluations, "seconds": time.perf_counter() - t0}
         )  # fmt: skip
     nodes = sum(r["nodes"] for r in rows)
+    evals = sum(r["evaluations"] for r in rows)
     seconds = sum(r["seconds"] for r in rows)
     print(
         f"{args.eval} depth {args.depth}: {len(rows)} positions, {nodes:,} nodes, "
+        f"{evals:,} evaluations, "
         f"{seconds:.2f} s, {nodes / seconds / 1e6:.2f} M nodes/s"
     )
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"positions": rows, "nodes": nodes, "seconds": seconds}, f)
+            json.dump(
+                {"positions": rows, "nodes": nodes, "evaluations": evals, "seconds": seconds}, f
+            )
 
 
 if __name__ == "__main__":

@@ -22,7 +22,8 @@ class AlphaBetaOptions:
     Attributes:
         depth: plies searched (the deepest iteration).
         time: seconds per move (0: no limit); the search stops deepening when it runs out.
-        endgame: solve exactly with this many empty squares or fewer (0: never).
+        endgame: solve exactly with this many empty squares or fewer (0: never); with a time
+            budget, only from as many as it affords (18 at 1 s, see ``endgame_empties``).
         eval: leaf evaluation: ``wpc``, ``classic`` (mobility, corners, X-squares) or
             ``ntuple`` (a learned network, see ``model``).
         model: n-tuple model file or shipped model name for ``eval=ntuple`` (left out: the
