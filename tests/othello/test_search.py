@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from boardai.othello import Board
 from boardai.othello import evaluation as E
 from boardai.othello import kernels as K
 from boardai.othello.agents import make_agent
-from boardai.othello.search import EVAL_CLASSIC, EVAL_WPC, Searcher, solve
+from boardai.othello.search import Searcher, solve
 from tests.naive import othello as naive
 
 
@@ -32,12 +36,15 @@ def _positions(n: int, seed: int) -> list[tuple[int, int]]:
     return out
 
 
-@pytest.mark.parametrize(("kind", "evaluate"), [(EVAL_WPC, _wpc), (EVAL_CLASSIC, _classic)])
-def test_alphabeta_equals_minimax(kind: int, evaluate: object) -> None:
+@pytest.mark.parametrize(
+    ("evaluator", "data", "evaluate"),
+    [(E.evaluate_wpc, E.wpc_data(), _wpc), (E.evaluate_classic, E.CLASSIC_DATA, _classic)],
+)
+def test_alphabeta_equals_minimax(evaluator: object, data: object, evaluate: object) -> None:
     for p, o in _positions(3, seed=21):
         for depth in (1, 3):
             # A fresh table: entries from deeper searches would (rightly) change the value.
-            result = Searcher(kind, tt_bits=12).search(p, o, depth)
+            result = Searcher(evaluator, data, tt_bits=12).search(p, o, depth)
             assert result.value == pytest.approx(naive.minimax(p, o, depth, evaluate))
             child = naive.play(p, o, result.action)
             assert -naive.minimax(*child, depth - 1, evaluate) == pytest.approx(result.value)
@@ -82,3 +89,104 @@ def test_alphabeta_agent_options() -> None:
     assert agent.act(b) in b.legal_actions()
     with pytest.raises(ValueError, match="depth"):
         make_agent("alphabeta:depth=0")
+
+
+def test_search_needs_nothing_from_the_learned_model() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, boardai.othello.search; "
+        "print(sorted(m for m in sys.modules if 'ntuple' in m or 'learn' in m))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_ntuple_evaluator_is_the_scaled_network_value() -> None:
+    from boardai.othello.ntuple import NTupleNetwork
+    from boardai.othello.ntuple_eval import SCALE, evaluate_ntuple
+
+    net = NTupleNetwork.create("corner3x3,edge2x", stages=2)
+    net.weights[:] = np.random.default_rng(3).normal(0, 0.1, net.weights.size)
+    for p, o in _positions(5, seed=4):
+        got = evaluate_ntuple(np.uint64(p), np.uint64(o), net.data())
+        assert got == pytest.approx(SCALE * net.value(p, o))
+
+
+def _network_evaluator() -> tuple[object, object, object]:
+    from boardai.othello.ntuple import NTupleNetwork
+    from boardai.othello.ntuple_eval import SCALE, evaluate_ntuple
+
+    net = NTupleNetwork.create("corner3x3,edge2x", stages=2)
+    net.weights[:] = np.random.default_rng(5).normal(0, 0.2, net.weights.size)
+    return evaluate_ntuple, net.data(), lambda p, o: SCALE * net.value(p, o)
+
+
+def _plain_negamax(p: int, o: int, depth: int, evaluate: Callable[[int, int], float]) -> float:
+    """:func:`tests.naive.othello.minimax` on the compiled move generator (fast enough for
+    depth 4, where PVS re-searches start to matter): no pruning, no table, no order."""
+    bp, bo = np.uint64(p), np.uint64(o)
+    moves = int(K.legal_moves(bp, bo))
+    if not moves:
+        if not K.legal_moves(bo, bp):
+            return naive.terminal_value(p, o)
+        if depth == 0:
+            return evaluate(p, o)
+        return -_plain_negamax(o, p, depth - 1, evaluate)
+    if depth == 0:
+        return evaluate(p, o)
+    best = -np.inf
+    for sq in range(64):
+        if moves >> sq & 1:
+            o2, p2 = K.play(bp, bo, np.int64(sq))
+            best = max(best, -_plain_negamax(int(o2), int(p2), depth - 1, evaluate))
+    return best
+
+
+_EVALUATORS = {
+    "wpc": (
+        E.evaluate_wpc,
+        E.wpc_data(),
+        lambda p, o: float(E.wpc(np.uint64(p), np.uint64(o), E.WPC_WEIGHTS)),
+    ),
+    "classic": (E.evaluate_classic, E.CLASSIC_DATA, _classic),
+    "ntuple": _network_evaluator(),
+}
+
+
+def _random_position(seed: int, plies: int) -> tuple[int, int]:
+    state = np.uint64(seed)
+    p, o = K.START_BLACK, K.START_WHITE
+    for _ in range(plies):
+        if K.is_terminal(p, o):
+            break
+        state, a = K.random_action(p, o, state)
+        state = np.uint64(state)
+        p, o = (np.uint64(x) for x in K.play(p, o, np.int64(a)))
+    return int(p), int(o)
+
+
+@pytest.mark.parametrize("name", sorted(_EVALUATORS))
+@settings(max_examples=25)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    plies=st.integers(0, 60),
+    depth=st.integers(1, 4),
+    window=st.sampled_from([0.0, 0.5, 30.0]),
+)
+def test_pvs_equals_plain_negamax(
+    name: str, seed: int, plies: int, depth: int, window: float
+) -> None:
+    """PVS with null windows, the table across iterations, aspiration windows (0.5: nearly
+    every depth falls outside and is searched again) and move ordering change the work, never
+    the value: it is the plain negamax value, and the chosen move reaches it."""
+    evaluator, data, evaluate = _EVALUATORS[name]
+    p, o = _random_position(seed, plies)
+    result = Searcher(evaluator, data, tt_bits=12, window=window).search(p, o, depth)
+    assert result.value == pytest.approx(_plain_negamax(p, o, depth, evaluate))
+    if naive.legal_actions(p, o):
+        child = naive.play(p, o, result.action)
+        assert -_plain_negamax(*child, depth - 1, evaluate) == pytest.approx(result.value)
+    else:
+        assert result.action == -1

@@ -115,3 +115,26 @@ def best_one_ply(
             if k == 0:
                 best_sq = np.int64(lowest_square(m))
     return state, best_sq
+
+
+def wpc_data(weights: np.ndarray | None = None) -> tuple[np.ndarray]:
+    """The ``data`` that :func:`evaluate_wpc` takes: the weights (default
+    :data:`WPC_WEIGHTS`), as a 1-tuple of float64[64]."""
+    w = WPC_WEIGHTS if weights is None else np.ascontiguousarray(weights, np.float64)
+    return (w,)
+
+
+@njit
+def evaluate_wpc(P: np.uint64, O: np.uint64, data: tuple[np.ndarray]) -> float:
+    """Search evaluator (see :mod:`boardai.othello.search`): :func:`wpc` over ``data[0]``."""
+    return wpc(P, O, data[0])
+
+
+#: The ``data`` of :func:`evaluate_classic`: it needs none (an empty tuple is what is passed).
+CLASSIC_DATA: tuple[()] = ()
+
+
+@njit
+def evaluate_classic(P: np.uint64, O: np.uint64, data: tuple[()]) -> float:
+    """Search evaluator (see :mod:`boardai.othello.search`): :func:`classic`; ``data`` unused."""
+    return classic(P, O)

@@ -1,10 +1,27 @@
-"""Alpha-beta search for Othello in compiled code: negamax with a transposition table, move
-ordering, a node budget, and an exact endgame solver.
+"""Alpha-beta search for Othello in compiled code: principal variation search (fail-soft
+negamax, null windows after the first move) with a transposition table, move ordering, a node
+budget, aspiration windows over iterative deepening, and an exact endgame solver.
 
 Values are from the mover's point of view. A finished game is worth ``±WIN_VALUE`` plus the
-final disc difference (so any win beats any evaluation); other leaves take the evaluation
-chosen by ``kind``: :data:`EVAL_WPC` (weights), :data:`EVAL_CLASSIC` (mobility, corners,
-X-squares) or :data:`EVAL_NTUPLE` (a learned network, scaled by 100). A pass is a ply.
+final disc difference (so any win beats any evaluation); other leaves take the evaluator's
+value. A pass is a ply.
+
+Evaluator contract
+------------------
+The search values its leaves through an ``@njit`` function::
+
+    evaluate(P: uint64, O: uint64, data) -> float64
+
+(the mover's and the opponent's bitboards; the value for the mover, well inside
+``±WIN_VALUE``). ``data`` is any numba-typable object (a tuple of arrays, say) that the search
+passes through untouched. The evaluators live beside their data:
+:func:`boardai.othello.evaluation.evaluate_wpc` and
+:func:`~boardai.othello.evaluation.evaluate_classic` (hand-made),
+:func:`boardai.othello.ntuple_eval.evaluate_ntuple` (a learned network). As in
+:mod:`boardai.g2048.search`, the evaluator is a first-class argument of the compiled kernels,
+so numba specialises the search per evaluator; such code cannot be cached on disk, so the
+search kernels are compiled with ``cache=False`` (once per process and evaluator, a few
+seconds); the kernels they call are cached as usual.
 
 The endgame solver (:func:`solve`, :func:`solve_position`) searches to the end of the game with
 the exact disc difference as the value: :mod:`boardai.othello.endgame` holds its kernels.
@@ -16,16 +33,18 @@ searched under a node limit from the measured speed, and the last finished depth
 # ruff: noqa: E741  (P, O: the mover's and the opponent's bitboards)
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from boardai._jit import njit
 from boardai.othello import evaluation as ev
-from boardai.othello import ntuple as nt
 from boardai.othello.endgame import solve_endgame
 from boardai.othello.kernels import (
+    CORNERS,
     PASS,
     legal_moves,
     lowest_square,
@@ -33,33 +52,20 @@ from boardai.othello.kernels import (
     popcount,
 )
 
-EVAL_WPC, EVAL_CLASSIC, EVAL_NTUPLE = 0, 1, 2
 WIN_VALUE = 1e6
 INF = 1e9
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
 _LOWER, _EXACT, _UPPER = 1, 2, 3
 # stats slots
-_NODES, _LIMIT, _ABORT = 0, 1, 2
+_NODES, _LIMIT, _ABORT, _EVALS = 0, 1, 2, 3  # the endgame solver's stats have the first 3
 _MAX_MOVES = 34  # an Othello position has at most 33 legal moves
-
-
-@njit
-def evaluate(
-    P: np.uint64,
-    O: np.uint64,
-    kind: np.int64,
-    wpc_w: np.ndarray,
-    squares: np.ndarray,
-    offsets: np.ndarray,
-    weights: np.ndarray,
-) -> float:
-    """Static value of a position for the mover under evaluation ``kind``."""
-    if kind == EVAL_WPC:
-        return ev.wpc(P, O, wpc_w)
-    if kind == EVAL_CLASSIC:
-        return ev.classic(P, O)
-    return 100.0 * nt.value(P, O, squares, offsets, weights)
+# Move ordering (see _order), by the plies left at a node: from _SHALLOW_FROM a search of each
+# child (1 ply, one more for every _SHALLOW_STEP more plies), from _EVAL_SORT_FROM the child's
+# static value, from 2 the replies it leaves the opponent. Chosen by the evaluations and nodes
+# to a fixed depth of benchmarks/othello_midgame.py (docs/benchmarks.md, session 12).
+_SHALLOW_FROM, _SHALLOW_STEP = 8, 3
+_EVAL_SORT_FROM = 5
 
 
 @njit
@@ -77,27 +83,130 @@ def terminal_value(P: np.uint64, O: np.uint64) -> float:
 
 @njit
 def _tt_slot(P: np.uint64, O: np.uint64, mask: np.uint64) -> np.int64:
+    """The first slot of the position's two-slot bucket (``mask`` = table size - 2)."""
     h = P * np.uint64(0x9E37_79B9_7F4A_7C15) ^ (O * np.uint64(0xC2B2_AE3D_27D4_EB4F))
     return np.int64((h ^ (h >> np.uint64(29))) & mask)
 
 
 @njit
-def _negamax(
+def _tt_find(P: np.uint64, O: np.uint64, keys: np.ndarray) -> np.int64:
+    """The slot holding the position, or -1."""
+    slot = _tt_slot(P, O, np.uint64(keys.shape[0] - 2))
+    for s in range(slot, slot + 2):
+        if keys[s, 0] == P and keys[s, 1] == O:
+            return np.int64(s)
+    return np.int64(-1)
+
+
+@njit
+def _tt_store(
+    P: np.uint64,
+    O: np.uint64,
+    depth: np.int64,
+    value: float,
+    flag: np.int64,
+    move: np.int64,
+    keys: np.ndarray,
+    vals: np.ndarray,
+    info: np.ndarray,
+    gen: np.int64,
+) -> None:
+    """Store a result. A bucket holds two entries: the first keeps the deepest result of the
+    current search (an older search's entry gives way), the second takes the rest."""
+    slot = _tt_slot(P, O, np.uint64(keys.shape[0] - 2))
+    in_first = keys[slot, 0] == P and keys[slot, 1] == O
+    in_second = keys[slot + 1, 0] == P and keys[slot + 1, 1] == O
+    first_gives_way = info[slot, 3] != gen or info[slot, 0] <= depth
+    s = slot if in_first or (not in_second and first_gives_way) else slot + 1
+    keys[s, 0] = P
+    keys[s, 1] = O
+    vals[s] = value
+    info[s, 0] = depth
+    info[s, 1] = flag
+    info[s, 2] = move
+    info[s, 3] = gen
+
+
+@njit(cache=False)
+def _order(
+    P: np.uint64,
+    O: np.uint64,
+    moves: np.uint64,
+    depth: np.int64,
+    first: np.int64,
+    evaluate: Any,
+    data: Any,
+    keys: np.ndarray,
+    vals: np.ndarray,
+    info: np.ndarray,
+    gen: np.int64,
+    stats: np.ndarray,
+    sqs: np.ndarray,
+) -> np.int64:
+    """Write the moves into ``sqs`` best first and return how many there are.
+
+    ``first`` (the table's move) leads; the rest go, worst for the opponent first, by a shallow
+    search of the child (``depth`` >= :data:`_SHALLOW_FROM`), by its static value (>=
+    :data:`_EVAL_SORT_FROM`), or by the opponent's replies, corners counted twice (>= 2: an
+    evaluation can cost 50 times a move). At depth 1 every child is a leaf: no order.
+    """
+    scores = np.empty(_MAX_MOVES, np.float64)
+    n = 0
+    shallow = (depth - _SHALLOW_FROM) // _SHALLOW_STEP + 1
+    while moves:
+        m = moves & (_ZERO - moves)
+        moves ^= m
+        s = np.int64(lowest_square(m))
+        sqs[n] = s
+        if s == first:
+            scores[n] = -INF
+        elif depth >= _SHALLOW_FROM:
+            O2, P2 = play_bit(m, P, O)
+            scores[n] = _pvs(
+                O2, P2, shallow, -INF, INF, evaluate, data, keys, vals, info, gen, stats
+            )
+        elif depth >= _EVAL_SORT_FROM:
+            O2, P2 = play_bit(m, P, O)
+            stats[_EVALS] += 1
+            scores[n] = evaluate(O2, P2, data)
+        elif depth >= 2:
+            O2, P2 = play_bit(m, P, O)
+            r = legal_moves(O2, P2)
+            scores[n] = np.float64(popcount(r) + popcount(r & CORNERS))
+        else:
+            scores[n] = 0.0
+        n += 1
+    if depth >= 2 or first >= 0:
+        for i in range(1, n):  # insertion sort: stable, and n is small
+            k = scores[i]
+            s = sqs[i]
+            j = i - 1
+            while j >= 0 and scores[j] > k:
+                scores[j + 1] = scores[j]
+                sqs[j + 1] = sqs[j]
+                j -= 1
+            scores[j + 1] = k
+            sqs[j + 1] = s
+    return np.int64(n)
+
+
+@njit(cache=False)
+def _pvs(
     P: np.uint64,
     O: np.uint64,
     depth: np.int64,
     alpha: float,
     beta: float,
-    kind: np.int64,
-    wpc_w: np.ndarray,
-    squares: np.ndarray,
-    offsets: np.ndarray,
-    weights: np.ndarray,
-    tt_keys: np.ndarray,
-    tt_vals: np.ndarray,
-    tt_info: np.ndarray,
+    evaluate: Any,
+    data: Any,
+    keys: np.ndarray,
+    vals: np.ndarray,
+    info: np.ndarray,
+    gen: np.int64,
     stats: np.ndarray,
 ) -> float:
+    """Fail-soft principal variation search: the value if it lies in ``(alpha, beta)``, else
+    a bound on the same side of the window."""
     stats[_NODES] += 1
     if stats[_NODES] > stats[_LIMIT]:
         stats[_ABORT] = 1
@@ -107,34 +216,23 @@ def _negamax(
         if legal_moves(O, P) == 0:
             return terminal_value(P, O)
         if depth == 0:
-            return evaluate(P, O, kind, wpc_w, squares, offsets, weights)
-        return -_negamax(
-            O,
-            P,
-            depth - 1,
-            -beta,
-            -alpha,
-            kind,
-            wpc_w,
-            squares,
-            offsets,
-            weights,
-            tt_keys,
-            tt_vals,
-            tt_info,
-            stats,
-        )
+            stats[_EVALS] += 1
+            return evaluate(P, O, data)
+        return -_pvs(O, P, depth - 1, -beta, -alpha, evaluate, data, keys, vals, info, gen, stats)
     if depth == 0:
-        return evaluate(P, O, kind, wpc_w, squares, offsets, weights)
+        stats[_EVALS] += 1
+        return evaluate(P, O, data)
 
     alpha0 = alpha
-    slot = _tt_slot(P, O, np.uint64(tt_vals.shape[0] - 1))
-    tt_move = np.int64(-1)
-    if tt_keys[slot, 0] == P and tt_keys[slot, 1] == O:
-        tt_move = tt_info[slot, 2]
-        if tt_info[slot, 0] >= depth:
-            v = tt_vals[slot]
-            flag = tt_info[slot, 1]
+    first = np.int64(-1)
+    slot = np.int64(-1)
+    if depth >= 2:  # below, a table costs more than it saves
+        slot = _tt_find(P, O, keys)
+    if slot >= 0:
+        first = info[slot, 2]
+        if info[slot, 0] >= depth:
+            v = vals[slot]
+            flag = info[slot, 1]
             if flag == _EXACT:
                 return v
             if flag == _LOWER and v > alpha:
@@ -144,148 +242,106 @@ def _negamax(
             if alpha >= beta:
                 return v
 
-    # Order: the table's move first, then children by static value (worst for the opponent first).
     sqs = np.empty(_MAX_MOVES, np.int64)
-    keys = np.empty(_MAX_MOVES, np.float64)
-    n = 0
-    while moves:
-        m = moves & (_ZERO - moves)
-        moves ^= m
-        s = np.int64(lowest_square(m))
-        sqs[n] = s
-        if s == tt_move:
-            keys[n] = -INF
-        elif depth >= 2:
-            O2, P2 = play_bit(m, P, O)
-            keys[n] = evaluate(O2, P2, kind, wpc_w, squares, offsets, weights)
-        else:
-            keys[n] = 0.0
-        n += 1
-    order = np.argsort(keys[:n])
-
+    n = _order(P, O, moves, depth, first, evaluate, data, keys, vals, info, gen, stats, sqs)
     best = -INF
-    best_sq = sqs[order[0]]
+    best_sq = sqs[0]
     for k in range(n):
-        s = sqs[order[k]]
+        s = sqs[k]
         O2, P2 = play_bit(_ONE << np.uint64(s), P, O)
-        v = -_negamax(
-            O2,
-            P2,
-            depth - 1,
-            -beta,
-            -alpha,
-            kind,
-            wpc_w,
-            squares,
-            offsets,
-            weights,
-            tt_keys,
-            tt_vals,
-            tt_info,
-            stats,
-        )
+        if k == 0:
+            v = -_pvs(
+                O2, P2, depth - 1, -beta, -alpha, evaluate, data, keys, vals, info, gen, stats
+            )
+        else:  # a null window: is this move better than the best so far?
+            edge = np.nextafter(alpha, INF)
+            v = -_pvs(
+                O2, P2, depth - 1, -edge, -alpha, evaluate, data, keys, vals, info, gen, stats
+            )
+            if alpha < v < beta and not stats[_ABORT]:
+                v = -_pvs(
+                    O2, P2, depth - 1, -beta, -alpha, evaluate, data, keys, vals, info, gen, stats
+                )
         if stats[_ABORT]:
             return 0.0
         if v > best:
             best = v
             best_sq = s
-        if v > alpha:
-            alpha = v
-        if alpha >= beta:
-            break
-
-    tt_keys[slot, 0] = P
-    tt_keys[slot, 1] = O
-    tt_vals[slot] = best
-    tt_info[slot, 0] = depth
-    tt_info[slot, 1] = _UPPER if best <= alpha0 else _LOWER if best >= beta else _EXACT
-    tt_info[slot, 2] = best_sq
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    if depth >= 2:
+        flag = _UPPER if best <= alpha0 else _LOWER if best >= beta else _EXACT
+        _tt_store(P, O, depth, best, flag, best_sq, keys, vals, info, gen)
     return best
 
 
-@njit
+@njit(cache=False)
 def search_root(
     P: np.uint64,
     O: np.uint64,
     depth: np.int64,
-    kind: np.int64,
-    wpc_w: np.ndarray,
-    squares: np.ndarray,
-    offsets: np.ndarray,
-    weights: np.ndarray,
-    tt_keys: np.ndarray,
-    tt_vals: np.ndarray,
-    tt_info: np.ndarray,
+    alpha: float,
+    beta: float,
+    evaluate: Any,
+    data: Any,
+    keys: np.ndarray,
+    vals: np.ndarray,
+    info: np.ndarray,
+    gen: np.int64,
     stats: np.ndarray,
 ) -> tuple[np.int64, float]:
-    """(best action, its value) of a ``depth``-ply search; ``stats[2]`` is set if it ran out of
-    nodes (``stats[1]``), and the result must then be ignored."""
+    """(best action, its value) of a ``depth``-ply search in the window ``(alpha, beta)``.
+
+    The value is exact if it lies inside the window; at or below ``alpha`` it is an upper
+    bound (no move reached ``alpha``, and the action is only the first tried), at or above
+    ``beta`` a lower bound reached by the action. ``stats[2]`` is set if the search ran out of
+    nodes (``stats[1]``); the result must then be ignored. A finished game gives action -1.
+    ``keys``/``vals``/``info`` are the transposition table (see :class:`Searcher`), ``gen``
+    the number of the current search.
+    """
     moves = legal_moves(P, O)
     if moves == 0:
         if legal_moves(O, P) == 0:
             return np.int64(-1), terminal_value(P, O)
-        v = -_negamax(
-            O,
-            P,
-            depth - 1,
-            -INF,
-            INF,
-            kind,
-            wpc_w,
-            squares,
-            offsets,
-            weights,
-            tt_keys,
-            tt_vals,
-            tt_info,
-            stats,
-        )
+        v = -_pvs(O, P, depth - 1, -beta, -alpha, evaluate, data, keys, vals, info, gen, stats)
         return np.int64(PASS), v
-    # The root is searched with a full window: its value is exact (and its move goes in the table).
-    slot = _tt_slot(P, O, np.uint64(tt_vals.shape[0] - 1))
-    first = np.int64(-1)
-    if tt_keys[slot, 0] == P and tt_keys[slot, 1] == O:
-        first = tt_info[slot, 2]
+    stats[_NODES] += 1
+    slot = _tt_find(P, O, keys)
+    first = info[slot, 2] if slot >= 0 else np.int64(-1)
+    sqs = np.empty(_MAX_MOVES, np.int64)
+    n = _order(P, O, moves, depth, first, evaluate, data, keys, vals, info, gen, stats, sqs)
+    alpha0 = alpha
     best = -INF
-    best_sq = np.int64(-1)
-    alpha = -INF
-    for rnd in range(2):
-        x = moves
-        while x:
-            m = x & (_ZERO - x)
-            x ^= m
-            s = np.int64(lowest_square(m))
-            if (rnd == 0) != (s == first):
-                continue
-            O2, P2 = play_bit(m, P, O)
-            v = -_negamax(
-                O2,
-                P2,
-                depth - 1,
-                -INF,
-                -alpha,
-                kind,
-                wpc_w,
-                squares,
-                offsets,
-                weights,
-                tt_keys,
-                tt_vals,
-                tt_info,
-                stats,
+    best_sq = sqs[0]
+    for k in range(n):
+        s = sqs[k]
+        O2, P2 = play_bit(_ONE << np.uint64(s), P, O)
+        if k == 0:
+            v = -_pvs(
+                O2, P2, depth - 1, -beta, -alpha, evaluate, data, keys, vals, info, gen, stats
             )
-            if stats[_ABORT]:
-                return best_sq, best
-            if v > best:
-                best = v
-                best_sq = s
+        else:
+            edge = np.nextafter(alpha, INF)
+            v = -_pvs(
+                O2, P2, depth - 1, -edge, -alpha, evaluate, data, keys, vals, info, gen, stats
+            )
+            if alpha < v < beta and not stats[_ABORT]:
+                v = -_pvs(
+                    O2, P2, depth - 1, -beta, -alpha, evaluate, data, keys, vals, info, gen, stats
+                )
+        if stats[_ABORT]:
+            return best_sq, best
+        if v > best:
+            best = v
+            best_sq = s
+            if v > alpha:
                 alpha = v
-    tt_keys[slot, 0] = P
-    tt_keys[slot, 1] = O
-    tt_vals[slot] = best
-    tt_info[slot, 0] = depth
-    tt_info[slot, 1] = _EXACT
-    tt_info[slot, 2] = best_sq
+                if alpha >= beta:
+                    break
+    flag = _UPPER if best <= alpha0 else _LOWER if best >= beta else _EXACT
+    _tt_store(P, O, depth, best, flag, best_sq, keys, vals, info, gen)
     return best_sq, best
 
 
@@ -379,41 +435,59 @@ class SearchResult:
     depth: int
     nodes: int
     exact: bool  #: solved by the endgame solver (value is the final disc difference)
+    evaluations: int = 0  #: calls of the evaluator (the search's main cost with a network)
+
+
+def endgame_empties(seconds: float) -> int:
+    """Empty squares from which the endgame solver usually finishes within a third of
+    ``seconds``: 18 at 0.9 s, 16 at 0.1 s, 20 at 5 s.
+
+    On self-play positions of the shipped n-tuple network (8 games, one thread of a loaded
+    2-core box) a solve took a median of 0.15 s at 18 empties and about 2.6 times longer for
+    each empty more (docs/benchmarks.md, session 12).
+    """
+    if seconds <= 0:
+        return 0
+    return max(0, 18 + math.floor(math.log(seconds / 3 / 0.15) / math.log(2.6)))
 
 
 class Searcher:
-    """Iterative deepening with a time budget over the compiled search.
+    """Iterative deepening with aspiration windows and a time budget over the compiled search.
+
+    Depth 1, 2, ... are searched in turn, all sharing one transposition table (kept from move
+    to move too; :meth:`clear` empties it): each depth finds the previous depth's best move in
+    the table and tries it first. From depth 2 on, the root is searched in a window of
+    ``± window`` around the previous depth's value, widened (four times as wide each time)
+    when the value falls outside it.
 
     Args:
-        kind: evaluation (:data:`EVAL_WPC`, :data:`EVAL_CLASSIC`, :data:`EVAL_NTUPLE`).
-        network: the ``(squares, offsets, weights)`` of an n-tuple network for EVAL_NTUPLE.
+        evaluator: the ``@njit`` leaf evaluator (see the module docstring); default: the
+            Othello League's weighted piece counter,
+            :func:`boardai.othello.evaluation.evaluate_wpc`.
+        data: passed to ``evaluator`` untouched (default: the WPC weights, as a 1-tuple).
         tt_bits: the transposition table holds ``2**tt_bits`` entries.
+        window: half-width of the first aspiration window, in evaluation units (0: none).
     """
 
     def __init__(
-        self,
-        kind: int = EVAL_WPC,
-        network: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
-        tt_bits: int = 18,
-        wpc_weights: np.ndarray | None = None,
+        self, evaluator: Any = None, data: Any = None, tt_bits: int = 18, window: float = 30.0
     ) -> None:
-        self.kind = kind
-        self.wpc = ev.WPC_WEIGHTS if wpc_weights is None else wpc_weights
-        if network is None:
-            network = (
-                np.full((1, 1), -1, np.int64),
-                np.zeros((1, 0), np.int64),  # one stage, no images
-                np.zeros(1, np.float32),
-            )
-        self.network = network
+        if evaluator is None:
+            evaluator, data = ev.evaluate_wpc, ev.wpc_data()
+        self.evaluator = evaluator
+        self.data = data
+        self.window = window
         self.tt_keys = np.zeros((1 << tt_bits, 2), np.uint64)
         self.tt_vals = np.zeros(1 << tt_bits, np.float64)
-        self.tt_info = np.zeros((1 << tt_bits, 3), np.int64)
+        self.tt_info = np.zeros((1 << tt_bits, 4), np.int64)  # depth, bound, move, search
+        self.generation = 0
         self.nps = 1e6  # nodes per second, re-measured every search
+        self.solve_nps = 1e7  # the same for the endgame solver
 
     def clear(self) -> None:
         """Empty the transposition table."""
         self.tt_keys[:] = 0
+        self.tt_info[:] = 0
 
     def search(
         self,
@@ -423,49 +497,82 @@ class Searcher:
         seconds: float | None = None,
         endgame: int = 0,
     ) -> SearchResult:
-        """Search to ``depth`` plies (deepening 1, 2, ...), or until ``seconds`` run out;
-        with ``endgame`` or fewer empty squares, solve exactly instead."""
+        """Search to ``depth`` plies (deepening 1, 2, ...), or until ``seconds`` run out.
+
+        With ``endgame`` or fewer empty squares the endgame solver takes over; under a time
+        budget only from :func:`endgame_empties` of it, and with at most three quarters of
+        it: a solve that does not finish leaves the rest to the midgame search."""
         P, O = np.uint64(mover), np.uint64(opponent)
         start = time.perf_counter()
         deadline = None if seconds is None else start + seconds
-        stats = np.zeros(3, np.int64)
         empties = 64 - (mover | opponent).bit_count()
+        if seconds is not None:
+            endgame = min(endgame, endgame_empties(seconds))
         if endgame and empties <= endgame:
-            stats[_LIMIT] = self._limit(deadline, 1 << 62)
+            stats = np.zeros(3, np.int64)
+            stats[_LIMIT] = (
+                1 << 62 if seconds is None else max(int(0.75 * seconds * self.solve_nps), 1000)
+            )
             a, v = solve(P, O, stats)
+            spent = time.perf_counter() - start
+            if stats[_NODES] >= 1_000_000 and spent > 0.01:
+                self.solve_nps = stats[_NODES] / spent
             if not stats[_ABORT]:
                 return SearchResult(int(a), float(v), empties, int(stats[_NODES]), True)
+        self.generation += 1
+        stats = np.zeros(4, np.int64)  # nodes, limit, aborted, evaluations: over all depths
         result = None
-        total = 0
         for d in range(1, max(depth, 1) + 1):
-            stats[:] = 0
-            stats[_LIMIT] = self._limit(deadline, 1 << 62)
             t0 = time.perf_counter()
-            a, v = search_root(
-                P,
-                O,
-                d,
-                self.kind,
-                self.wpc,
-                *self.network,
-                self.tt_keys,
-                self.tt_vals,
-                self.tt_info,
-                stats,
-            )
+            n0 = int(stats[_NODES])
+            found = self._iteration(P, O, d, result, deadline, stats)
             spent = time.perf_counter() - t0
-            total += int(stats[_NODES])
-            if stats[_NODES] >= 20_000 and spent > 0.01:  # small searches time the overhead
-                self.nps = stats[_NODES] / spent
-            if stats[_ABORT] and result is not None:
-                break
-            result = SearchResult(int(a), float(v), d, total, False)
+            if stats[_NODES] - n0 >= 20_000 and spent > 0.01:  # small searches time overhead
+                self.nps = (stats[_NODES] - n0) / spent
+            if found is None:
+                if result is not None:
+                    break
+                found = self._iteration(P, O, d, None, None, stats)  # depth 1 always finishes
+                assert found is not None
+            nodes, evals = int(stats[_NODES]), int(stats[_EVALS])
+            result = SearchResult(found[0], found[1], d, nodes, False, evals)
             if deadline is not None and time.perf_counter() + 2 * spent > deadline:
                 break  # the next depth would not finish
             if d >= 2 * empties:  # to the end of the game, passes included
                 break
         assert result is not None
         return result
+
+    def _iteration(
+        self,
+        P: np.uint64,
+        O: np.uint64,
+        depth: int,
+        previous: SearchResult | None,
+        deadline: float | None,
+        stats: np.ndarray,
+    ) -> tuple[int, float] | None:
+        """(action, value) of one depth, or None if the time ran out; ``stats`` counts on."""
+        width = self.window
+        lo, hi = -INF, INF
+        if previous is not None and width > 0 and abs(previous.value) < WIN_VALUE / 2:
+            lo, hi = previous.value - width, previous.value + width
+        while True:
+            stats[_LIMIT] = stats[_NODES] + self._limit(deadline, 1 << 62)
+            stats[_ABORT] = 0
+            a, v = search_root(
+                P, O, depth, lo, hi, self.evaluator, self.data,
+                self.tt_keys, self.tt_vals, self.tt_info, self.generation, stats,
+            )  # fmt: skip
+            if stats[_ABORT]:
+                return None
+            width *= 4
+            if v <= lo:
+                lo = -INF if width > 1e3 * self.window else v - width
+            elif v >= hi:
+                hi = INF if width > 1e3 * self.window else v + width
+            else:
+                return int(a), float(v)
 
     def _limit(self, deadline: float | None, cap: int) -> int:
         if deadline is None:

@@ -5,15 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from typing import Literal
+from typing import Any, Literal
 
 from boardai.learn import store
+from boardai.othello import evaluation as E
 from boardai.othello import search as S
 from boardai.othello.agents import REGISTRY
 from boardai.othello.board import Board
 from boardai.spec import Choice, Range
-
-EVALS = {"wpc": S.EVAL_WPC, "classic": S.EVAL_CLASSIC, "ntuple": S.EVAL_NTUPLE}
 
 
 @dataclass
@@ -23,7 +22,8 @@ class AlphaBetaOptions:
     Attributes:
         depth: plies searched (the deepest iteration).
         time: seconds per move (0: no limit); the search stops deepening when it runs out.
-        endgame: solve exactly with this many empty squares or fewer (0: never).
+        endgame: solve exactly with this many empty squares or fewer (0: never); with a time
+            budget, only from as many as it affords (18 at 1 s, see ``endgame_empties``).
         eval: leaf evaluation: ``wpc``, ``classic`` (mobility, corners, X-squares) or
             ``ntuple`` (a learned network, see ``model``).
         model: n-tuple model file or shipped model name for ``eval=ntuple`` (left out: the
@@ -49,22 +49,28 @@ class AlphaBetaOptions:
             raise ValueError(f"tt must be in 10..26, got {self.tt}")
 
 
+def _evaluator(opts: AlphaBetaOptions) -> tuple[Any, Any]:
+    """The search evaluator and its data for ``opts.eval``."""
+    if opts.eval == "wpc":
+        return E.evaluate_wpc, E.wpc_data()
+    if opts.eval == "classic":
+        return E.evaluate_classic, E.CLASSIC_DATA
+    from boardai.othello.ntuple_eval import evaluate_ntuple
+    from boardai.othello.ntuple_file import load_network
+
+    _, path = store.resolve_default(
+        opts.model or "", "othello", "othello-ntuple", "boardai train othello-ntuple"
+    )
+    return evaluate_ntuple, load_network(path).data()
+
+
 class AlphaBetaAgent:
     """Searches each move with :class:`boardai.othello.search.Searcher`."""
 
     def __init__(self, opts: AlphaBetaOptions, name: str = "alphabeta") -> None:
         self.name = name
         self.opts = opts
-        network = None
-        if opts.eval == "ntuple":
-            from boardai.learn import store
-            from boardai.othello.ntuple_file import load_network
-
-            _, path = store.resolve_default(
-                opts.model or "", "othello", "othello-ntuple", "boardai train othello-ntuple"
-            )
-            network = load_network(path).data()
-        self.searcher = S.Searcher(EVALS[opts.eval], network, opts.tt)
+        self.searcher = S.Searcher(*_evaluator(opts), tt_bits=opts.tt)
         self.last: S.SearchResult | None = None
 
     def reset(self) -> None:

@@ -22,7 +22,8 @@ class NTupleOptions:
             (``boardai models``); left out: the first shipped Othello n-tuple model.
         depth: 1 plays the move the network likes best; more searches with alpha-beta.
         time: seconds per move for the search (0: no limit).
-        endgame: with depth > 1, solve exactly with this many empties or fewer.
+        endgame: with depth > 1, solve exactly with this many empties or fewer (with a time
+            budget, only from as many as it affords: 18 at 1 s).
     """
 
     model: str = ""
