@@ -98,11 +98,28 @@ def test_a_network_trained_downgrading_plays_downgrading(tmp_path) -> None:
     assert type(make_agent(f"ntuple:model={path},downgrade=0")).__name__ == "NTupleAgent"
 
 
+def test_time_budget_deepens_only_while_the_next_depth_fits(model) -> None:
+    game = Game(seed=5)
+    for _ in range(20):
+        game.move(game.board.legal_actions()[0])
+    roomy = make_agent(f"ntuple:model={model},depth=3,time_ms=60000")
+    tight = make_agent(f"ntuple:model={model},depth=3,time_ms=0.000001")
+    fixed = make_agent(f"ntuple:model={model},depth=3")
+    assert roomy.name.endswith("depth=3,time_ms=60000")
+    roomy.act(game.board)
+    tight.act(game.board)
+    fixed.act(game.board)
+    assert roomy.last.depth == 3 and tight.last.depth == 1
+    assert roomy.last.values.tolist() == fixed.last.values.tolist()
+
+
 @pytest.mark.parametrize(
     "spec",
     [
         "ntuple:model=/no/such.npz",
         "ntuple:model=x.npz,depth=9",
+        "ntuple:model=x.npz,time_ms=100",
+        "ntuple:model=x.npz,depth=3,time_ms=-1",
         "ntuple:model=x.npz,downgrade=100",
         "ntuple:model=x.npz,downgrade=65536",
     ],

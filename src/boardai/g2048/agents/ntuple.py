@@ -39,8 +39,11 @@ class NTupleOptions:
     Attributes:
         model: a model file written by ``boardai train ntuple``, or a shipped model's name
             (``boardai models``); left out: the first shipped 2048 n-tuple model.
-        depth: 1 plays by ``r + V(afterstate)``; 2..4 searches that many max layers by
-            expectimax with the network at the leaves.
+        depth: 1 plays by ``r + V(afterstate)``; 2..6 searches that many max layers by
+            expectimax with the network at the leaves (with ``time_ms``: the deepest it may
+            reach).
+        time_ms: a time budget per move: deepen 1, 2, ... up to ``depth`` while the next depth
+            is expected to fit (0: no budget, always ``depth``).
         prob_cut: the search evaluates, rather than expands, chance nodes reached with a lower
             probability (depth >= 2; 0 expands everything).
         table_bits: log2 of the search's transposition table slots (depth >= 2).
@@ -53,14 +56,19 @@ class NTupleOptions:
 
     model: str = ""
     depth: int = 1
+    time_ms: float = 0.0
     prob_cut: float = 1e-4
     table_bits: int = 18
     p4: float = 0.1
     downgrade: int | None = None
 
     def __post_init__(self) -> None:
-        if not 1 <= self.depth <= 4:
-            raise ValueError(f"depth must be in 1..4, got {self.depth}")
+        if not 1 <= self.depth <= 6:
+            raise ValueError(f"depth must be in 1..6, got {self.depth}")
+        if self.time_ms < 0:
+            raise ValueError(f"time_ms must be >= 0, got {self.time_ms}")
+        if self.time_ms and self.depth == 1:
+            raise ValueError("time_ms needs depth >= 2 (the deepest search it may reach)")
         if not 0.0 <= self.prob_cut < 1.0:
             raise ValueError(f"prob_cut must be in [0, 1), got {self.prob_cut}")
         if not 10 <= self.table_bits <= 26:
@@ -133,6 +141,7 @@ class NTupleAgent:
     public={  # shipped networks only; depth 3 is a few milliseconds a move
         "model": shipped_model("2048", "ntuple"),
         "depth": Range(1, 3),
+        "time_ms": Range(0, 1000),
         "prob_cut": Range(1e-4, 0.5),
         "table_bits": Range(10, 20),
         "p4": Range(0, 1),
@@ -140,14 +149,16 @@ class NTupleAgent:
     },
 )
 def make_ntuple(opts: NTupleOptions, seed: int | None) -> Any:
-    """A trained n-tuple network: 1-ply greedy, or expectimax with depth=2..4; downgrade=16384
-    values late boards as earlier ones."""
+    """A trained n-tuple network: 1-ply greedy, or expectimax with depth=2..6 (time_ms=100: a
+    budget a move); downgrade=16384 values late boards as earlier ones."""
     from boardai.learn import store
 
     model, path = store.resolve_default(opts.model, "2048", "ntuple", "boardai train ntuple")
     network, trained_downgrade = _loaded(path)
     tile = trained_downgrade if opts.downgrade is None else opts.downgrade
     spec = f"ntuple:model={model}" + (f",depth={opts.depth}" if opts.depth > 1 else "")
+    if opts.time_ms:
+        spec += f",time_ms={opts.time_ms:g}"
     if tile:
         spec += f",downgrade={tile}"
     elif opts.depth == 1:
@@ -159,6 +170,7 @@ def make_ntuple(opts: NTupleOptions, seed: int | None) -> Any:
     search_opts = ExpectimaxOptions(
         preset="fast",
         depth=opts.depth,
+        time_ms=opts.time_ms,
         prob_cut=opts.prob_cut,
         table_bits=opts.table_bits,
         p4=opts.p4,
