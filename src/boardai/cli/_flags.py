@@ -104,7 +104,8 @@ def add_config_flags(
         if annotation == "bool" and bools == "switch":
             if default:
                 flag = spelling.get(f.name, "--no-" + f.name.replace("_", "-"))
-                parser.add_argument(flag, action="store_false", help=doc, **kwargs)
+                off = f"{doc}: on unless this is given"
+                parser.add_argument(flag, action="store_false", help=off, **kwargs)
             else:
                 parser.add_argument(flag, action="store_true", help=doc, **kwargs)
             continue
