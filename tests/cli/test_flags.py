@@ -96,6 +96,7 @@ def test_training_commands_take_their_flags_from_the_config(command: str) -> Non
     group, sub = command.split()
     parser = build_app().parser._subparsers._group_actions[0].choices[group]  # type: ignore[union-attr]
     parser = parser._subparsers._group_actions[0].choices[sub]  # type: ignore[union-attr]
+    parser.format_help()  # the flags are added when the command is first used
     actions = _actions(parser)
     docs = field_docs(cls)
     for f in dataclasses.fields(cls):
@@ -146,3 +147,23 @@ def test_a_value_of_the_wrong_type_is_argparses_exit_2(capsys: pytest.CaptureFix
         main(["train", "othello-ntuple", "--alpha", "fast", "--out", "x.npz"])
     assert e.value.code == 2
     assert "argument --alpha: invalid float value: 'fast'" in capsys.readouterr().err
+
+
+def test_building_the_command_tree_imports_no_trainer() -> None:
+    """The config flags are added when a command is used, so ``boardai --help`` loads
+    neither a trainer nor the Othello engine."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import sys; from boardai.cli import build_app; build_app(); "
+        "print(sorted(m for m in sys.modules if '.train' in m and 'cli' not in m "
+        "or m == 'boardai.othello'))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    assert out.stdout.strip() == "[]"

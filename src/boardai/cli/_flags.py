@@ -123,6 +123,31 @@ def add_config_flags(
     return names
 
 
+def deferred(
+    parser: argparse.ArgumentParser, add: Callable[[argparse.ArgumentParser], list[str]]
+) -> None:
+    """Call ``add(parser)`` (which adds config flags and returns their names) when
+    ``parser`` is first used, to parse or to show help; the names go to ``args.config_flags``.
+
+    So building the whole command tree imports no config module (and no game engine behind
+    it), and ``boardai --help`` stays quick.
+    """
+    pending = [add]
+
+    def ready() -> None:
+        while pending:
+            parser.set_defaults(config_flags=pending.pop()(parser))
+
+    for name in ("parse_known_args", "format_help", "format_usage"):
+        original = getattr(parser, name)
+
+        def wrapper(*args: Any, _original: Any = original, **kwargs: Any) -> Any:
+            ready()
+            return _original(*args, **kwargs)
+
+        setattr(parser, name, wrapper)
+
+
 def given(args: argparse.Namespace, names: Collection[str]) -> dict[str, Any]:
     """The values of the flags ``names`` that the command line gave (None: left out)."""
     return {k: getattr(args, k) for k in names if getattr(args, k, None) is not None}

@@ -7,6 +7,7 @@ import argparse
 from typing import Any
 
 from boardai.cli._common import nonneg_int, output_option, positive_int, probability
+from boardai.cli._flags import deferred
 
 
 def register(app: Any) -> None:
@@ -21,7 +22,7 @@ def register(app: Any) -> None:
         ),
     )
     output_option(p, "--out", required=True, metavar="FILE", help="model file (.npz), checkpointed")
-    p.set_defaults(config_flags=_ntuple_flags(p))
+    deferred(p, _ntuple_flags)
     p.add_argument("--resume", action="store_true", help="continue the run saved in --out")
     p.set_defaults(func=run_ntuple)
 
@@ -42,7 +43,7 @@ def register(app: Any) -> None:
         help="checkpoint file (.pt); the best one against wpc so far is kept as FILE.best.pt",
     )
     d.add_argument("--preset", choices=["seed002", "strong"], default="seed002", help="preset")
-    d.set_defaults(config_flags=_dqn_flags(d))
+    deferred(d, _dqn_flags)
     d.add_argument("--resume", action="store_true", help="continue the run saved in --out")
     d.set_defaults(func=run_dqn)
 

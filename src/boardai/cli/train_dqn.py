@@ -7,6 +7,8 @@ import dataclasses
 import json
 from typing import Any
 
+from boardai.cli._flags import deferred
+
 EXAMPLES = """
 boardai train dqn --steps 2000000 --out runs/dqn-strong
 boardai train dqn --preset seed000 --fit-epochs 4 --minutes 60 --out runs/dqn-seed000
@@ -37,7 +39,6 @@ def register(app: Any) -> None:
         default="strong",
         help="starting configuration (default: strong)",
     )
-    p.set_defaults(run_flags=_run_flags(p))
     p.add_argument("--out", default="runs/dqn", help="run folder (default: runs/dqn)")
     p.add_argument("--resume", action="store_true", help="continue from OUT/checkpoint.pt")
     p.add_argument(
@@ -56,27 +57,21 @@ def register(app: Any) -> None:
         "evaluates on and picks best.pt by; another seed gives games it never saw)",
     )
     p.add_argument("--json", action="store_true", help="print the final summary as JSON")
-    p.set_defaults(config_flags=_config_flags(p))
+    deferred(p, _flags)
     p.set_defaults(func=run)
 
 
-def _run_flags(p: argparse.ArgumentParser) -> list[str]:
-    """--steps, --minutes, --tensorboard: the fields a run adds to the hyperparameters."""
+def _flags(p: argparse.ArgumentParser) -> list[str]:
+    """--steps, --minutes, --tensorboard (what a run adds to the hyperparameters), then a
+    flag for every hyperparameter, its default the preset's."""
     from boardai.cli._flags import add_config_flags
     from boardai.g2048.train.dqn import DQNConfig
     from boardai.g2048.train.dqn_run import DQNRun
 
     hyper = [f.name for f in dataclasses.fields(DQNConfig)]
-    return add_config_flags(p, DQNRun, exclude=hyper, metavars={"tensorboard": "DIR"})
-
-
-def _config_flags(p: argparse.ArgumentParser) -> list[str]:
-    """A flag for every hyperparameter, its default the preset's."""
-    from boardai.cli._flags import add_config_flags
-    from boardai.g2048.train.dqn import DQNConfig
-
+    names = add_config_flags(p, DQNRun, exclude=hyper, metavars={"tensorboard": "DIR"})
     group = p.add_argument_group("hyperparameters (default: the preset's value)")
-    return add_config_flags(group, DQNConfig, bools="value", default_label="strong")
+    return names + add_config_flags(group, DQNConfig, bools="value", default_label="strong")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -88,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     from boardai.g2048.train.dqn_run import preset_run, resumed_config, train
     from boardai.learn.run import Progress
 
-    values = given(args, [*args.config_flags, *args.run_flags])
+    values = given(args, args.config_flags)
     out = Path(args.out)
     if args.evaluate > 0:
         if not 0 <= args.evaluate_seed < 2**32:

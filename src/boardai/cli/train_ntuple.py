@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from boardai.cli._common import nonneg_int, output_option, positive_int, probability
+from boardai.cli._flags import deferred
 
 EXAMPLES = """
 boardai train ntuple --patterns 4x6 --episodes 100000 --out model.npz
@@ -50,10 +51,10 @@ def register(app: Any) -> None:
         "lambda, tc, restarts) override. A compact (shipped) model keeps weights, episode count "
         "and options only: its TC accumulators and restart pools start afresh",
     )
-    p.set_defaults(config_flags=_config_flags(p))
     output_option(p, "--csv", help="write the report rows to this CSV file")
     output_option(p, "--plot", help="write the learning curve to this PNG file")
     p.add_argument("--quiet", action="store_true", help="no reach tables, just one line per report")
+    deferred(p, _config_flags)
     p.set_defaults(func=run)
 
     b = app.command(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from boardai.g2048.train.dqn import PRESETS, DQNConfig, DQNTrainer
@@ -57,7 +58,7 @@ def resumed_config(resume: str | os.PathLike[str], **values: Any) -> DQNRun:
     """The run saved in checkpoint ``resume`` with ``values`` over its hyperparameters."""
     from boardai.g2048.qnet import load_checkpoint
 
-    return config_from_dict(DQNRun, {**load_checkpoint(resume)["config"], **values})
+    return config_from_dict(DQNRun, {**load_checkpoint(Path(resume))["config"], **values})
 
 
 def train(
@@ -83,9 +84,9 @@ def train(
         and ``out``; Ctrl-C ends the run the same way, ``interrupted`` True.
     """
     board = config.tensorboard or None
-    trainer = DQNTrainer(config.hyperparameters(), out, tensorboard=board)
+    trainer = DQNTrainer(config.hyperparameters(), Path(out), tensorboard=board)
     if resume is not None:
-        trainer.load(resume)
+        trainer.load(Path(resume))
     total, unit = config.steps, "env steps"
     hook = None
     if on_progress is not None:

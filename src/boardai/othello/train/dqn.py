@@ -438,8 +438,8 @@ def train(
                         best_score = ev["score_vs_wpc"]
                         save(best_path)
                 if on_progress is not None:
-                    saved = str(out) if ev is not None else None
-                    on_progress(Progress("step", done_games, config.games, "games", ev, saved))
+                    wrote = str(out) if ev is not None else None
+                    on_progress(Progress("step", done_games, config.games, "games", ev, wrote))
                 if done_games >= config.games:
                     break
             if ended and stopping(should_stop):
