@@ -116,7 +116,7 @@ def test_strong_preset_trains_and_plays(tmp_path: Path) -> None:
     agent = make_agent(f"dqn:model={out}")
     for b in _boards(20, 6):
         assert agent.act(b) in b.legal_actions()
-    again = train(preset_config("strong", **{**vars(config), "games": 9}), out, resume=True)
+    again = train(preset_config("strong", **{**vars(config), "games": 9}), out, resume=out)
     assert again["games"] == 9 and again["updates"] > meta["updates"]
 
 

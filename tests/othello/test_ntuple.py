@@ -114,7 +114,7 @@ def test_resume_continues_the_schedule(tmp_path: Path) -> None:
     assert at500["episodes"] == 500 and (tmp_path / "straight.at1000.npz").exists()
     config_half = NTupleConfig(**{**config.__dict__, "episodes": 500})
     train(config_half, tmp_path / "resumed.npz")
-    meta = train(config, tmp_path / "resumed.npz", resume=True)
+    meta = train(config, tmp_path / "resumed.npz", resume=tmp_path / "resumed.npz")
     assert meta["episodes"] == 1000 and meta["alpha_now"] == pytest.approx(0.001)
     a, b = load_model(tmp_path / "straight.npz")[0], load_model(tmp_path / "resumed.npz")[0]
     assert np.array_equal(a.weights, b.weights)
@@ -179,7 +179,7 @@ def test_tc_run_resumes_and_learns(tmp_path: Path) -> None:
     )
     train(config, tmp_path / "straight.npz")
     train(NTupleConfig(**{**config.__dict__, "episodes": 500}), tmp_path / "resumed.npz")
-    train(config, tmp_path / "resumed.npz", resume=True)
+    train(config, tmp_path / "resumed.npz", resume=tmp_path / "resumed.npz")
     a, b = load_model(tmp_path / "straight.npz")[0], load_model(tmp_path / "resumed.npz")[0]
     assert np.array_equal(a.weights, b.weights)
     arrays = load_arrays(tmp_path / "straight.npz")
@@ -206,7 +206,7 @@ def test_averaged_run_plays_the_average_and_resumes(tmp_path: Path) -> None:
     )
     train(config, tmp_path / "straight.npz")
     train(NTupleConfig(**{**config.__dict__, "episodes": 1000}), tmp_path / "resumed.npz")
-    train(config, tmp_path / "resumed.npz", resume=True)
+    train(config, tmp_path / "resumed.npz", resume=tmp_path / "resumed.npz")
     for name in ("straight.npz", "resumed.npz"):
         played = load_model(tmp_path / name)[0].weights
         trained = load_arrays(tmp_path / name)["train_weights"]
@@ -272,7 +272,7 @@ def test_staged_network_round_trips_and_resumes(tmp_path: Path) -> None:
     )
     train(config, tmp_path / "straight.npz")
     train(NTupleConfig(**{**config.__dict__, "episodes": 300}), tmp_path / "resumed.npz")
-    train(config, tmp_path / "resumed.npz", resume=True)
+    train(config, tmp_path / "resumed.npz", resume=tmp_path / "resumed.npz")
     a, meta = load_model(tmp_path / "straight.npz")
     b = load_model(tmp_path / "resumed.npz")[0]
     assert a.stages == 3 and meta["stages"] == 3

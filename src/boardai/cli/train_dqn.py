@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import ast
 import dataclasses
-import inspect
-import itertools
 import json
-import textwrap
-from collections.abc import Callable
 from typing import Any
+
+from boardai.cli._flags import deferred
 
 EXAMPLES = """
 boardai train dqn --steps 2000000 --out runs/dqn-strong
@@ -22,54 +19,6 @@ boardai train dqn --steps 100000 --tensorboard runs/tb --device auto --json
 boardai train dqn --out runs/dqn-strong --evaluate 1000
 boardai train dqn --out runs/dqn-strong --evaluate 1000 --evaluate-seed 7
 """
-
-
-def field_docs(cls: type) -> dict[str, str]:
-    """The docstring written under each field of dataclass ``cls``, by field name."""
-    tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
-    body = tree.body[0].body  # type: ignore[attr-defined]
-    docs = {}
-    for node, nxt in itertools.pairwise(body):
-        if (
-            isinstance(node, ast.AnnAssign)
-            and isinstance(node.target, ast.Name)
-            and isinstance(nxt, ast.Expr)
-            and isinstance(nxt.value, ast.Constant)
-            and isinstance(nxt.value.value, str)
-        ):
-            docs[node.target.id] = " ".join(nxt.value.value.split())
-    return docs
-
-
-def _bool(text: str) -> bool:
-    if text.lower() in ("1", "true", "yes", "on"):
-        return True
-    if text.lower() in ("0", "false", "no", "off"):
-        return False
-    raise argparse.ArgumentTypeError(f"{text!r} is not true or false")
-
-
-def _add_config_options(parser: argparse.ArgumentParser) -> None:
-    from boardai.g2048.train.dqn import DQNConfig
-
-    docs = field_docs(DQNConfig)
-    group = parser.add_argument_group("hyperparameters (default: the preset's value)")
-    for f in dataclasses.fields(DQNConfig):
-        types: dict[str, Callable[[str], Any]] = {
-            "int": int,
-            "float": float,
-            "str": str,
-            "bool": _bool,
-        }
-        kind = types[str(f.type)]
-        group.add_argument(
-            f"--{f.name.replace('_', '-')}",
-            dest=f.name,
-            type=kind,
-            default=None,
-            metavar=str(f.type).upper(),
-            help=f"{docs.get(f.name, '')} (strong: {f.default})",
-        )
 
 
 def register(app: Any) -> None:
@@ -90,20 +39,8 @@ def register(app: Any) -> None:
         default="strong",
         help="starting configuration (default: strong)",
     )
-    p.add_argument(
-        "--steps",
-        type=int,
-        default=1_000_000,
-        help="total env steps to train to (default: 1,000,000)",
-    )
-    p.add_argument(
-        "--minutes", type=float, default=None, help="stop after this many minutes of wall time"
-    )
     p.add_argument("--out", default="runs/dqn", help="run folder (default: runs/dqn)")
     p.add_argument("--resume", action="store_true", help="continue from OUT/checkpoint.pt")
-    p.add_argument(
-        "--tensorboard", metavar="DIR", default=None, help="write TensorBoard logs to DIR"
-    )
     p.add_argument(
         "--evaluate",
         type=int,
@@ -120,49 +57,59 @@ def register(app: Any) -> None:
         "evaluates on and picks best.pt by; another seed gives games it never saw)",
     )
     p.add_argument("--json", action="store_true", help="print the final summary as JSON")
-    _add_config_options(p)
+    deferred(p, _flags)
     p.set_defaults(func=run)
+
+
+def _flags(p: argparse.ArgumentParser) -> list[str]:
+    """--steps, --minutes, --tensorboard (what a run adds to the hyperparameters), then a
+    flag for every hyperparameter, its default the preset's."""
+    from boardai.cli._flags import add_config_flags
+    from boardai.g2048.train.dqn import DQNConfig
+    from boardai.g2048.train.dqn_run import DQNRun
+
+    hyper = [f.name for f in dataclasses.fields(DQNConfig)]
+    names = add_config_flags(p, DQNRun, exclude=hyper, metavars={"tensorboard": "DIR"})
+    group = p.add_argument_group("hyperparameters (default: the preset's value)")
+    return names + add_config_flags(group, DQNConfig, bools="value", default_label="strong")
 
 
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from boardai.cli._common import check_output, console, progress
+    from boardai.cli._flags import given
     from boardai.errors import UsageError
-    from boardai.g2048.qnet import load_checkpoint
-    from boardai.g2048.train.dqn import DQNConfig, DQNTrainer, preset_config
+    from boardai.g2048.train.dqn_run import preset_run, resumed_config, train
+    from boardai.learn.run import Progress
 
-    overrides = {
-        f.name: getattr(args, f.name)
-        for f in dataclasses.fields(DQNConfig)
-        if getattr(args, f.name) is not None
-    }
+    values = given(args, args.config_flags)
     out = Path(args.out)
     if args.evaluate > 0:
         if not 0 <= args.evaluate_seed < 2**32:
             raise UsageError(f"--evaluate-seed must be in 0..2^32-1, got {args.evaluate_seed}")
         return _evaluate(out / "best.pt", args.evaluate, args.evaluate_seed, args.json)
+    checkpoint = out / "checkpoint.pt" if args.resume else None
     try:
-        if args.resume:
-            state = load_checkpoint(out / "checkpoint.pt")
-            cfg = DQNConfig(**{**state["config"], **overrides})
+        if checkpoint is not None:
+            config = resumed_config(checkpoint, **values)
         else:
-            cfg = preset_config(args.preset, **overrides)
+            config = preset_run(args.preset, **values)
+    except UsageError:
+        raise
     except (ValueError, TypeError) as e:
         raise UsageError(str(e)) from None
-    if args.steps < 1:
-        raise UsageError("--steps must be >= 1")
     check_output(out, "--out", folder=True)
-    trainer = DQNTrainer(cfg, out, tensorboard=args.tensorboard)
-    if args.resume:
-        trainer.load(out / "checkpoint.pt")
     with progress() as bar:
-        task = bar.add_task("training DQN", total=args.steps, completed=trainer.env_steps)
-        summary = trainer.train(
-            args.steps, minutes=args.minutes, on_progress=lambda n: bar.advance(task, n)
-        )
+        task = bar.add_task("training DQN", total=config.steps)
+
+        def on_progress(p: Progress) -> None:
+            bar.update(task, completed=p.done)
+
+        summary = train(config, out, resume=checkpoint, on_progress=on_progress)
     if args.json:
-        print(json.dumps(summary, indent=2))
+        shown = {k: v for k, v in summary.items() if k not in ("unit", "done", "total", "out")}
+        print(json.dumps(shown, indent=2))
     else:
         ev = summary["eval"]
         console().print(

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from boardai.cli._common import nonneg_int, output_option, positive_int, probability
-from boardai.g2048.patterns import PATTERN_SETS
+from boardai.cli._flags import deferred
 
 EXAMPLES = """
 boardai train ntuple --patterns 4x6 --episodes 100000 --out model.npz
@@ -28,23 +28,6 @@ boardai bench ntuple --model 2048-ntuple --episodes 0 --games 1000 --seed 2024
 """
 
 
-#: Options that may change when a run is resumed, with their defaults for a new run. Their
-#: arguments default to None, so that a value given on the command line (even the default
-#: value) overrides the saved one and an option left out keeps it.
-RESUMABLE: dict[str, Any] = {
-    "method": "backward",
-    "alpha": 0.1,
-    "alpha_decay": 1.0,
-    "alpha_every": 10_000,
-    "lam": 0.0,
-    "horizon": 5,
-    "tc": False,
-    "restart": 0.0,
-    "restart_at": (),
-    "downgrade": 0,
-}
-
-
 def register(app: Any) -> None:
     p = app.command(
         "train ntuple",
@@ -58,17 +41,6 @@ def register(app: Any) -> None:
             "--checkpoint-every episodes (and at Ctrl-C or SIGTERM, exit code 130) it saves --out."
         ),
     )
-    p.add_argument(
-        "--patterns",
-        default="4x6",
-        help=f"set name ({', '.join(PATTERN_SETS)}), hex lists like 0123,4567, or @file",
-    )
-    p.add_argument(
-        "--episodes",
-        type=positive_int,
-        default=100_000,
-        help="total episodes to reach (default: 100000)",
-    )
     output_option(p, "--out", required=True, help="model file to write (.npz)")
     p.add_argument(
         "--resume",
@@ -79,113 +51,10 @@ def register(app: Any) -> None:
         "lambda, tc, restarts) override. A compact (shipped) model keeps weights, episode count "
         "and options only: its TC accumulators and restart pools start afresh",
     )
-    p.add_argument(
-        "--add-patterns",
-        metavar="LIST",
-        help="with --resume: grow the network by these patterns (hex lists), their weights "
-        "starting at zero; try with --tc",
-    )
-    p.add_argument(
-        "--method",
-        choices=["backward", "backward-greedy", "online"],
-        default=None,
-        help="backward: seed 004's update from the end of each episode (default); "
-        "backward-greedy: re-choose the next move with current weights; online: forward TD(0)",
-    )
-    p.add_argument(
-        "--alpha",
-        type=float,
-        default=None,
-        help="learning rate, split over the lookups (default: 0.1)",
-    )
-    p.add_argument(
-        "--alpha-decay",
-        type=float,
-        default=None,
-        help="multiply alpha by this every --alpha-every episodes",
-    )
-    p.add_argument(
-        "--alpha-every",
-        type=positive_int,
-        default=None,
-        help="episodes between decays (default: 10000)",
-    )
-    p.add_argument(
-        "--lambda",
-        dest="lam",
-        type=probability,
-        default=None,
-        help="TD(lambda) (default: 0)",
-    )
-    p.add_argument(
-        "--horizon",
-        type=positive_int,
-        default=None,
-        help="longest n-step return in TD(lambda) (default: 5)",
-    )
-    p.add_argument(
-        "--tc",
-        action="store_true",
-        default=None,
-        help="temporal coherence learning (try --alpha 1.0)",
-    )
-    p.add_argument(
-        "--optimistic", type=float, default=0.0, metavar="V", help="OTD: start every value at V"
-    )
-    p.add_argument(
-        "--stages",
-        default="",
-        metavar="LIST",
-        help="multi-stage: thresholds where new weights start, a tile exponent or tiles joined "
-        "by + (largest first); e.g. 14,14+13: one stage below 16384, one from 16384, one from "
-        "16384 with 8192 on the board",
-    )
-    p.add_argument(
-        "--restart",
-        type=float,
-        default=None,
-        metavar="P",
-        help="start an episode from a late position of an earlier game with probability P",
-    )
-    p.add_argument(
-        "--restart-at",
-        default=None,
-        metavar="LIST",
-        help="with --restart: restart from the first boards where games reach these "
-        "thresholds (the form of --stages; e.g. 14,14+13: the first 16384, and the first 16384 "
-        "with 8192), a threshold at random, not from a random late board",
-    )
-    p.add_argument(
-        "--downgrade",
-        type=int,
-        default=None,
-        metavar="TILE",
-        help="read boards whose largest tile is at least TILE (16384) downgraded, as the "
-        "player ntuple:...,downgrade=TILE does: a board missing a smaller tile reads with the "
-        "tiles above the gap halved (default: 0, off)",
-    )
-    p.add_argument(
-        "--p4", type=probability, default=0.1, help="probability of a spawned 4 (default: 0.1)"
-    )
-    p.add_argument("--seed", type=nonneg_int, default=0, help="rng seed (default: 0)")
-    p.add_argument(
-        "--threads", type=positive_int, default=1, help="episodes in parallel on one shared table"
-    )
-    p.add_argument(
-        "--report-every",
-        type=positive_int,
-        default=1000,
-        help="episodes per report (default: 1000)",
-    )
-    p.add_argument(
-        "--checkpoint-every",
-        type=nonneg_int,
-        default=10_000,
-        help="episodes per save, 0: only at the end",
-    )
     output_option(p, "--csv", help="write the report rows to this CSV file")
     output_option(p, "--plot", help="write the learning curve to this PNG file")
     p.add_argument("--quiet", action="store_true", help="no reach tables, just one line per report")
+    deferred(p, _config_flags)
     p.set_defaults(func=run)
 
     b = app.command(
@@ -228,92 +97,134 @@ def register(app: Any) -> None:
     b.set_defaults(func=bench)
 
 
-def _stages(args: argparse.Namespace) -> Any:
+def _config_flags(p: argparse.ArgumentParser) -> list[str]:
+    """The flags of :class:`~boardai.g2048.train.ntuple_run.NTupleRun`'s fields."""
+    from boardai.cli._flags import add_config_flags
+    from boardai.g2048.train.ntuple_run import NTupleRun
+
+    return add_config_flags(
+        p,
+        NTupleRun,
+        exclude=("pool_size", "extra"),
+        spelling={"lam": "--lambda"},
+        types={
+            "episodes": positive_int,
+            "alpha_every": positive_int,
+            "lam": probability,
+            "horizon": positive_int,
+            "p4": probability,
+            "seed": nonneg_int,
+            "threads": positive_int,
+            "report_every": positive_int,
+            "checkpoint_every": nonneg_int,
+        },
+        metavars={
+            "optimistic": "V",
+            "stages": "LIST",
+            "restart": "P",
+            "restart_at": "LIST",
+            "downgrade": "TILE",
+            "add_patterns": "LIST",
+        },
+    )
+
+
+def _values(args: argparse.Namespace) -> dict[str, Any]:
+    """The config fields the command line gives, thresholds parsed (a bad one: one line
+    naming its flag)."""
+    from boardai.cli._flags import flag_name, given
     from boardai.errors import UsageError
     from boardai.g2048.ntuple import parse_stages
 
-    try:
-        return parse_stages(args.stages)
-    except UsageError as e:
-        raise UsageError(f"--stages: {e}") from None
-
-
-def _given(args: argparse.Namespace) -> dict[str, Any]:
-    """The options of the learning rule that the command line sets."""
-    from boardai.errors import UsageError
-    from boardai.g2048.ntuple import parse_stages
-
-    given = {k: getattr(args, k) for k in RESUMABLE if getattr(args, k) is not None}
-    if "restart_at" in given:
-        try:
-            given["restart_at"] = parse_stages(given["restart_at"])
-        except UsageError as e:
-            raise UsageError(f"--restart-at: {e}") from None
-    return given
-
-
-def _config(args: argparse.Namespace) -> Any:
-    from boardai.errors import UsageError
-    from boardai.g2048.train.config import TrainConfig
-
-    stages = _stages(args)
-    try:
-        return TrainConfig(
-            **{**RESUMABLE, **_given(args)},
-            patterns=args.patterns,
-            stages=stages,
-            optimistic=args.optimistic,
-            p4=args.p4,
-            seed=args.seed,
-        )
-    except ValueError as e:
-        raise UsageError(str(e)) from None
+    values = given(args, args.config_flags)
+    for name in ("stages", "restart_at"):
+        if name in values:
+            try:
+                values[name] = parse_stages(values[name])
+            except UsageError as e:
+                raise UsageError(f"{flag_name(name)}: {e}") from None
+    return values
 
 
 def run(args: argparse.Namespace) -> int:
     from rich.progress import TextColumn
 
     from boardai.cli._common import console, progress
+    from boardai.cli._flags import config
     from boardai.errors import UsageError
-    from boardai.g2048.downgrade import downgrade_exponent, unread_stages
-    from boardai.g2048.ntuple import format_stages
-    from boardai.g2048.train.report import CsvLog, plot_curve, report_block
-    from boardai.g2048.train.trainer import Chunk, Trainer
+    from boardai.g2048.train.ntuple_run import NTupleRun, Opened, resumed_config, train
+    from boardai.g2048.train.report import CsvLog, plot_curve, report_view
+    from boardai.learn.run import Progress
 
     out = console()
+    values = _values(args)
     if args.resume:
-        from boardai.learn.model_file import read_meta
-        from boardai.learn.store import resolve
+        try:
+            run_config = resumed_config(args.resume, **values)
+        except UsageError:
+            raise
+        except (TypeError, ValueError) as e:
+            raise UsageError(f"--resume {args.resume}: {e}") from None
+    else:
+        if args.add_patterns:
+            raise UsageError("--add-patterns grows a saved network: give --resume MODEL too")
+        run_config = config(NTupleRun, values)
+    log: CsvLog | None = None
+    rows: list[dict[str, Any]] = []
+    stop = _StopFlag()
+    with stop, progress(TextColumn("{task.fields[info]}")) as bar:
+        task = bar.add_task("training", total=run_config.episodes, info="")
 
-        path = resolve(args.resume, "2048", "ntuple")
-        trainer = Trainer.load(path)
-        if "compacted" in read_meta(path):
+        def on_progress(ev: Progress) -> None:
+            nonlocal log, rows
+            if ev.kind == "start":
+                opened: Opened = ev.detail
+                _describe(opened, args, out)
+                log = CsvLog(args.csv, append=bool(args.resume)) if args.csv else None
+                rows = log.rows if log else []
+                bar.update(task, completed=ev.done)
+                return
+            if ev.stats is not None:
+                row = dict(ev.stats)
+                out.print(report_view(row, ev.detail, quiet=args.quiet))
+                rows.append(row)
+                if log:
+                    log.write(row)
+            bar.update(task, completed=ev.done, info=f"{ev.detail.moves_per_second:,.0f} moves/s")
+
+        summary = train(
+            run_config,
+            args.out,
+            resume=args.resume,
+            on_progress=on_progress,
+            should_stop=lambda: stop.set,
+        )
+    if summary["interrupted"]:
+        out.print(f"interrupted: saved {summary['done']:,} episodes to {args.out}")
+        return 130
+    out.print(
+        f"saved {args.out}: {summary['done']:,} episodes, {summary['seconds']:,.0f} s of training"
+    )
+    if args.plot:
+        plot_curve(rows, args.plot, title=f"n-tuple TD, {run_config.patterns}")
+        out.print(f"wrote {args.plot}")
+    return 0
+
+
+def _describe(opened: Any, args: argparse.Namespace, out: Any) -> None:
+    """The lines that open a run: what a resume changed, the network, notes."""
+    from boardai.g2048.downgrade import downgrade_exponent, unread_stages
+    from boardai.g2048.ntuple import format_stages
+
+    trainer = opened.trainer
+    if args.resume:
+        if opened.compact:
             out.print(
                 f"{args.resume} is a compact model: weights, episodes and options resume; its "
                 "TC accumulators and restart pools (not kept) start afresh"
             )
-        changes = {k: v for k, v in _given(args).items() if v != getattr(trainer.config, k)}
-        if changes:
-            try:
-                trainer.reconfigure(**changes)
-            except ValueError as e:
-                raise UsageError(f"--resume {args.resume}: {e}") from None
-        if args.add_patterns:
-            trainer.add_patterns(args.add_patterns)
-            changes["patterns"] = f"+{args.add_patterns}"
-        stages = _stages(args)
-        if stages and stages != trainer.config.stages:  # the same stages again: no-op
-            try:
-                trainer.split_stages(stages)
-            except ValueError as e:
-                raise UsageError(f"--resume {args.resume} --stages: {e}") from None
-            changes["stages"] = args.stages
-        what = f", now with {changes}" if changes else ""
+        what = f", now with {opened.changes}" if opened.changes else ""
         out.print(f"resuming {args.resume}: {trainer.episodes:,} episodes done{what}")
-    else:
-        if args.add_patterns:
-            raise UsageError("--add-patterns grows a saved network: give --resume MODEL too")
-        trainer = Trainer(_config(args))
     c = trainer.config
     mb = trainer.network.weights.nbytes * (3 if c.tc else 1) / 2**20
     out.print(
@@ -328,51 +239,6 @@ def run(args: argparse.Namespace) -> int:
             f"read downgraded, as earlier boards, unless they hold {unread[0][0]} different "
             "tiles: the weights of those stages stay almost unused"
         )
-    log = CsvLog(args.csv, append=bool(args.resume)) if args.csv else None
-    rows: list[dict[str, Any]] = log.rows if log else []
-    last_save = trainer.episodes
-    stop = _StopFlag()
-    pieces: list[Chunk] = []
-    step = 10 * args.threads  # episodes per compiled call, sized to about a second below
-    with stop, progress(TextColumn("{task.fields[info]}")) as bar:
-        task = bar.add_task("training", total=args.episodes, completed=trainer.episodes, info="")
-        while trainer.episodes < args.episodes and not stop.set:
-            n = min(
-                step,
-                args.report_every - trainer.episodes % args.report_every,
-                args.episodes - trainer.episodes,
-            )
-            piece = trainer.train(n, args.threads)
-            pieces.append(piece)
-            # short compiled calls keep Ctrl-C and the progress bar responsive
-            per_episode = piece.seconds / n
-            step = max(args.threads, min(100_000, int(1.0 / max(per_episode, 1e-6))))
-            chunk = Chunk.join(pieces)
-            if trainer.episodes % args.report_every == 0 or trainer.episodes == args.episodes:
-                pieces = []
-                row, block = report_block(chunk, trainer, quiet=args.quiet)
-                out.print(block)
-                rows.append(row)
-                if log:
-                    log.write(row)
-            bar.update(
-                task, completed=trainer.episodes, info=f"{chunk.moves_per_second:,.0f} moves/s"
-            )
-            if args.checkpoint_every and trainer.episodes - last_save >= args.checkpoint_every:
-                trainer.save(args.out)
-                last_save = trainer.episodes
-    if stop.set:
-        trainer.save(args.out)
-        out.print(f"interrupted: saved {trainer.episodes:,} episodes to {args.out}")
-        return 130
-    trainer.save(args.out)
-    out.print(
-        f"saved {args.out}: {trainer.episodes:,} episodes, {trainer.seconds:,.0f} s of training"
-    )
-    if args.plot:
-        plot_curve(rows, args.plot, title=f"n-tuple TD, {c.patterns}")
-        out.print(f"wrote {args.plot}")
-    return 0
 
 
 class _StopFlag:

@@ -13,12 +13,37 @@ torch.Size([2, 4])
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import torch
 from torch import nn
 
 N_ACTIONS = 4
+
+
+def mlp(inputs: int, hidden: Sequence[int], outputs: int, flatten: bool = True) -> nn.Sequential:
+    """A multilayer perceptron: (``Flatten``), then ``Linear`` + ``ReLU`` for each width of
+    ``hidden``, then a ``Linear`` to ``outputs``; the layers are made (and their parameters
+    drawn from torch's rng) in that order. Both games' fully connected Q nets are one.
+
+    >>> mlp(8, [4, 4], 2)
+    Sequential(
+      (0): Flatten(start_dim=1, end_dim=-1)
+      (1): Linear(in_features=8, out_features=4, bias=True)
+      (2): ReLU()
+      (3): Linear(in_features=4, out_features=4, bias=True)
+      (4): ReLU()
+      (5): Linear(in_features=4, out_features=2, bias=True)
+    )
+    """
+    layers: list[nn.Module] = [nn.Flatten()] if flatten else []
+    width = inputs
+    for h in hidden:
+        layers += [nn.Linear(width, h), nn.ReLU()]
+        width = h
+    layers.append(nn.Linear(width, outputs))
+    return nn.Sequential(*layers)
 
 
 class Seed000QNet(nn.Module):
@@ -67,13 +92,7 @@ class FCQNet(nn.Module):
         if input_kind not in ("onehot", "lookahead2"):
             raise ValueError(f"fc net input must be onehot or lookahead2, got {input_kind!r}")
         self.input_kind = input_kind
-        layers: list[nn.Module] = [nn.Flatten()]
-        width = 16 * planes * (20 if input_kind == "lookahead2" else 1)
-        for h in hidden:
-            layers += [nn.Linear(width, h), nn.ReLU()]
-            width = h
-        layers.append(nn.Linear(width, N_ACTIONS))
-        self.net = nn.Sequential(*layers)
+        self.net = mlp(16 * planes * (20 if input_kind == "lookahead2" else 1), hidden, N_ACTIONS)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.net(x.float())

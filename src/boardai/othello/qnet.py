@@ -11,7 +11,6 @@ NetShape(net='mlp', hidden=512, layers=2, blocks=0)
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Protocol
@@ -70,14 +69,14 @@ def build_net(config: NetSettings) -> Any:
     import torch
     from torch import nn
 
+    from boardai.learn.qnets import mlp
+
     if config.net == "fc":
         # seed 002: the board (+1 own, -1 opponent) flattened, one ReLU layer, 65 outputs.
         class FC(nn.Module):
             def __init__(self) -> None:
                 super().__init__()
-                self.body = nn.Sequential(
-                    nn.Linear(64, config.hidden), nn.ReLU(), nn.Linear(config.hidden, 65)
-                )
+                self.body = mlp(64, [config.hidden], 65, flatten=False)
 
             def forward(self, x: torch.Tensor) -> torch.Tensor:
                 board = (x[:, 0] - x[:, 1]).flatten(1)
@@ -86,11 +85,7 @@ def build_net(config: NetSettings) -> Any:
         return FC()
 
     if config.net == "mlp":
-        sizes = [3 * 64] + [config.hidden] * config.layers
-        hidden: list[nn.Module] = []
-        for a, b in itertools.pairwise(sizes):
-            hidden += [nn.Linear(a, b), nn.ReLU()]
-        return nn.Sequential(nn.Flatten(), *hidden, nn.Linear(sizes[-1], 65))
+        return mlp(3 * 64, [config.hidden] * config.layers, 65)
 
     class Block(nn.Module):
         def __init__(self, c: int) -> None:

@@ -16,45 +16,47 @@ class TrainConfig:
     """How an n-tuple network learns 2048 (saved in the model file, restored by ``--resume``)."""
 
     patterns: str = "4x6"
-    """A name in :data:`boardai.g2048.patterns.PATTERN_SETS` or hex cell lists (``0123,4567``)."""
+    """Set name (seed004, 4x6, 5x6, 8x6, 2x4+2x6: PATTERN_SETS in boardai.g2048.patterns), hex
+    lists like 0123,4567, or @file."""
     stages: tuple[Stage, ...] = ()
-    """Multi-stage: thresholds where a new set of weights starts, tiles largest first
-    (``((14,), (14, 13))``: from 16384 up, and from 16384 with 8192 up); ints, ``"14+13"``
-    strings and ``"14,14+13"`` are read too."""
-    method: str = "backward"
-    """``backward`` (seed 004: update from the end of each episode), ``backward-greedy`` (seed
-    004 to the letter: re-choose the next move with current weights), or ``online``."""
+    """Multi-stage: thresholds where new weights start, a tile exponent or tiles joined by +
+    (largest first); e.g. 14,14+13: one stage below 16384, one from 16384, one from 16384 with
+    8192 on the board (a tuple ((14,), (14, 13)) reads the same)."""
+    method: str = field(default="backward", metadata={"choices": tuple(METHODS)})
+    """backward: seed 004's update from the end of each episode; backward-greedy: re-choose
+    the next move with current weights; online: forward TD(0)."""
     alpha: float = 0.1
-    """Learning rate; each looked-up weight moves by ``alpha * error / lookups``."""
+    """Learning rate, split over the lookups (each looked-up weight moves by alpha * error /
+    lookups)."""
     alpha_decay: float = 1.0
-    """Alpha is multiplied by this every ``alpha_every`` episodes (1.0: constant)."""
+    """Multiply alpha by this every alpha-every episodes (1.0: constant)."""
     alpha_every: int = 10_000
-    """Episodes between alpha decays."""
+    """Episodes between decays."""
     lam: float = 0.0
-    """TD(lambda): 0 is TD(0); backward methods only."""
+    """TD(lambda) (0: TD(0); backward method only)."""
     horizon: int = 5
-    """Longest n-step return inside the lambda return (used when ``lam > 0``)."""
+    """Longest n-step return in TD(lambda)."""
     tc: bool = False
-    """Temporal coherence: per-weight adaptive rates (3x the memory)."""
+    """Temporal coherence learning: per-weight adaptive rates, 3x the memory (try alpha
+    1.0)."""
     optimistic: float = 0.0
-    """OTD: every board starts worth this much (e.g. 320000), so unseen boards get explored."""
+    """OTD: start every value at this (e.g. 320000), so that unseen boards get explored."""
     restart: float = 0.0
-    """Probability that an episode starts from a late position of an earlier game."""
+    """Start an episode from a late position of an earlier game with this probability."""
     restart_at: tuple[Stage, ...] = ()
-    """Carousel restarts: thresholds in the form of ``stages`` (``((14,),)``: the first 16384;
-    ``"14,14+13"``: also the first 16384 with 8192). Every episode that reaches a threshold
-    from below keeps the first board that reaches it, and a restart starts from a board of
-    one threshold, chosen at random. Empty: from a random late board of a fresh game."""
+    """With restart: restart from the first boards where games reach these thresholds (the
+    form of stages; e.g. 14,14+13: the first 16384, and the first 16384 with 8192), a
+    threshold at random, not from a random late board."""
     downgrade: int = 0
-    """0, or a tile (16384): the network reads every afterstate whose largest tile is at least
-    this downgraded (:mod:`boardai.g2048.downgrade`), in play and in learning, as the player
-    ``ntuple:...,downgrade=16384`` reads its leaves."""
+    """Read boards whose largest tile is at least this tile (16384) downgraded, as the player
+    ntuple:...,downgrade=TILE does: a board missing a smaller tile reads with the tiles above
+    the gap halved (boardai.g2048.downgrade), in play and in learning (0: off)."""
     pool_size: int = 1000
     """Positions kept for restarts (per thread)."""
     p4: float = 0.1
-    """Probability that a spawned tile is a 4."""
+    """Probability of a spawned 4."""
     seed: int = 0
-    """Episode ``e`` uses spawn stream ``e`` of this seed."""
+    """Rng seed: episode e uses spawn stream e of this seed."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Free-form notes kept in the model file."""
 

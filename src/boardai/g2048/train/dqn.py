@@ -708,10 +708,14 @@ class DQNTrainer:
         steps: int,
         minutes: float | None = None,
         on_progress: Callable[[int], None] | None = None,
+        should_stop: Callable[[], bool] | None = None,
     ) -> dict[str, Any]:
         """Train until ``steps`` env steps in all (counting a resumed run's) or ``minutes``.
 
-        Ctrl-C stops after the current step and still saves. Returns the final summary.
+        ``on_progress(n)`` hears of the ``n`` env steps of each step of the loop, once its
+        evaluation, log row and checkpoint (where due) are done. Ctrl-C, or ``should_stop()``
+        returning True (asked before each step), stops after the current step and still
+        evaluates and saves. Returns the final summary.
         """
         cfg = self.cfg
         self._t0 = t0 = time.perf_counter()
@@ -728,6 +732,9 @@ class DQNTrainer:
             while self.env_steps < steps:
                 if minutes is not None and time.perf_counter() - t0 > 60 * minutes:
                     break
+                if should_stop is not None and should_stop():
+                    interrupted = True
+                    break
                 before = self.env_steps
                 if cfg.fit_mode == "seed000":
                     self.collect_episodes()
@@ -739,8 +746,6 @@ class DQNTrainer:
                         due = self.env_steps // cfg.train_every - before // cfg.train_every
                         for _ in range(due):
                             self.update()
-                if on_progress is not None:
-                    on_progress(self.env_steps - before)
                 if next_eval is not None and self.env_steps >= next_eval:
                     self._evaluate_and_log(t0, steps0, updates0)
                     next_eval += cfg.eval_every
@@ -750,6 +755,8 @@ class DQNTrainer:
                 if next_save is not None and self.env_steps >= next_save:
                     self.save(self.out / "checkpoint.pt")
                     next_save += cfg.save_every
+                if on_progress is not None:
+                    on_progress(self.env_steps - before)
         except KeyboardInterrupt:
             interrupted = True
         final = self._evaluate_and_log(t0, steps0, updates0)

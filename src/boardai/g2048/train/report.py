@@ -33,22 +33,29 @@ def report_line(row: dict[str, Any]) -> str:
     return line
 
 
-def report_block(chunk: Chunk, trainer: Trainer, quiet: bool = False) -> tuple[dict[str, Any], Any]:
-    """The CSV row of a chunk and what to print for it (line + reach table unless ``quiet``)."""
+def report_row(chunk: Chunk, trainer: Trainer) -> dict[str, Any]:
+    """The report (and CSV) row of a chunk: :func:`summary_fields`, the learning rate of its
+    last episode and the seconds of training so far."""
+    row = summary_fields(chunk)
+    row["alpha"] = trainer.alpha_at(trainer.episodes - 1)
+    row["seconds"] = round(trainer.seconds, 1)
+    return row
+
+
+def report_view(row: dict[str, Any], chunk: Chunk, quiet: bool = False) -> Any:
+    """What to print for a report row of ``chunk``: its line and, unless ``quiet``, the tile
+    reach table of the chunk's fresh games."""
     from rich.console import Group
     from rich.text import Text
 
     from boardai.report import reach_table
 
-    row = summary_fields(chunk)
-    row["alpha"] = trainer.alpha_at(trainer.episodes - 1)
-    row["seconds"] = round(trainer.seconds, 1)
     line = Text(report_line(row))
     if quiet:
-        return row, line
+        return line
     fresh = ~chunk.restarted
     tiles = chunk.max_tiles[fresh] if fresh.any() else chunk.max_tiles
-    return row, Group(line, reach_table(tiles, title=f"tiles, last {len(tiles):,} games"))
+    return Group(line, reach_table(tiles, title=f"tiles, last {len(tiles):,} games"))
 
 
 class CsvLog:

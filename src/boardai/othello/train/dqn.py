@@ -31,13 +31,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from boardai.atomic import atomic_write
+from boardai.learn.run import Progress, ProgressHook, StopCheck, stopping
 from boardai.learn.schedules import anneal
 from boardai.othello.evaluation import WPC, WPC_WEIGHTS, best_one_ply
 from boardai.othello.kernels import START_BLACK, START_WHITE
@@ -47,69 +48,100 @@ from boardai.othello.train.dqn_data import Replay, expand_batch, planes, transfo
 
 @dataclass
 class DQNConfig:
-    """Options of ``boardai train othello-dqn`` (see :data:`PRESETS`).
+    """Options of ``boardai train othello-dqn`` (see :data:`PRESETS`; each field's docstring
+    is its ``--help``)."""
 
-    Attributes:
-        preset: the preset these values started from.
-        net: ``fc`` (seed 002: one hidden layer on the board), ``mlp`` (``layers`` hidden
-            layers on the three input planes) or ``conv`` (a residual CNN).
-        hidden: units of each hidden layer (fc, mlp) or channels (conv).
-        layers: hidden layers (mlp).
-        blocks: residual blocks (conv).
-        lr: learning rate.
-        lr_end: learning rate at the last game (linear decay); 0 keeps ``lr`` throughout.
-        optimizer: ``rmsprop`` or ``adam``.
-        gamma: discount of the bootstrap value.
-        replay: transitions kept in replay memory.
-        batch: minibatch size.
-        train_every: plies (summed over the games played at once) between gradient steps.
-        start: transitions stored before learning starts.
-        epsilon_start: exploration at the start (decays linearly to epsilon_end).
-        epsilon_end: exploration after ``epsilon_decay`` games.
-        epsilon_decay: games over which epsilon decays.
-        target_every: gradient steps between target network copies.
-        all_moves: store every legal move of each turn (seed 002), not only the one played.
-        double: double DQN targets.
-        huber: Huber loss instead of squared error.
-        symmetries: learn each sample in a random one of the board's 8 symmetric images.
-        mc_mix: weight of the game's final result in the target of a move actually played
-            (0: pure bootstrap, 1: Monte Carlo).
-        parallel: self-play games played at once (their Q values in one forward pass).
-        sparring: share of self-play games in which one side (either colour) is ``wpc``.
-        games: self-play games in all.
-        seed: seeds torch and the self-play rng.
-        eval_every: games between matches against ``wpc`` and ``random`` (and checkpoints).
-        eval_games: games per evaluation match.
-    """
-
-    preset: str = "seed002"
-    net: str = "fc"
+    preset: str = field(default="seed002", metadata={"choices": ("seed002", "strong")})
+    """The preset these values started from."""
+    net: str = field(default="fc", metadata={"choices": ("fc", "mlp", "conv")})
+    """fc (seed 002: one hidden layer on the board), mlp (layers hidden layers on the three
+    input planes) or conv (a residual CNN)."""
     hidden: int = 64
+    """Units of each hidden layer (fc, mlp) or channels (conv)."""
     layers: int = 1
+    """Hidden layers (mlp)."""
     blocks: int = 0
+    """Residual blocks (conv)."""
     lr: float = 1e-3
+    """Learning rate."""
     lr_end: float = 0.0
-    optimizer: str = "rmsprop"
+    """Learning rate at the last game (linear decay); 0 keeps lr throughout."""
+    optimizer: str = field(default="rmsprop", metadata={"choices": ("rmsprop", "adam")})
+    """rmsprop or adam."""
     gamma: float = 0.99
+    """Discount of the bootstrap value."""
     replay: int = 10_000
+    """Transitions kept in replay memory."""
     batch: int = 32
+    """Minibatch size."""
     train_every: int = 1
+    """Plies (summed over the games played at once) between gradient steps."""
     start: int = 500
+    """Transitions stored before learning starts."""
     epsilon_start: float = 0.1
+    """Exploration at the start (decays linearly to epsilon-end)."""
     epsilon_end: float = 0.1
+    """Exploration after epsilon-decay games."""
     epsilon_decay: int = 1
+    """Games over which epsilon decays."""
     target_every: int = 500
+    """Gradient steps between target network copies."""
     all_moves: bool = True
+    """Store every legal move of each turn (seed 002), not only the one played."""
     double: bool = False
+    """Double DQN targets."""
     huber: bool = False
+    """Huber loss instead of squared error."""
     symmetries: bool = False
+    """Learn each sample in a random one of the board's 8 symmetric images."""
     mc_mix: float = 0.0
+    """Weight of the game's final result in the target of a move actually played (0: pure
+    bootstrap, 1: Monte Carlo)."""
     parallel: int = 1
+    """Self-play games played at once (their Q values in one forward pass)."""
     sparring: float = 0.0
+    """Share of self-play games in which one side (either colour) is wpc."""
     games: int = 2000
+    """Self-play games in all."""
     seed: int = 0
+    """Seed of torch and the self-play rng."""
     eval_every: int = 500
+    """Games between matches against wpc and random (and checkpoints)."""
     eval_games: int = 100
+    """Games per evaluation match."""
+
+    def __post_init__(self) -> None:
+        checks = [
+            (self.preset in PRESETS, f"preset must be one of {', '.join(PRESETS)}"),
+            (self.net in ("fc", "mlp", "conv"), "net must be fc, mlp or conv"),
+            (self.optimizer in ("rmsprop", "adam"), "optimizer must be rmsprop or adam"),
+            (
+                min(self.hidden, self.layers, self.replay, self.batch, self.parallel) >= 1,
+                "hidden, layers, replay, batch and parallel must be >= 1",
+            ),
+            (
+                min(self.train_every, self.epsilon_decay, self.target_every) >= 1,
+                "train_every, epsilon_decay and target_every must be >= 1",
+            ),
+            (min(self.blocks, self.start, self.seed) >= 0, "blocks, start, seed must be >= 0"),
+            (self.lr > 0 and self.lr_end >= 0, "lr must be > 0 and lr_end >= 0"),
+            (0 <= self.gamma <= 1, "gamma must be in [0, 1]"),
+            (
+                all(0 <= x <= 1 for x in (self.epsilon_start, self.epsilon_end)),
+                "epsilon_start and epsilon_end must be in [0, 1]",
+            ),
+            (
+                0 <= self.mc_mix <= 1 and 0 <= self.sparring <= 1,
+                "mc_mix and sparring must be in [0, 1]",
+            ),
+            (
+                min(self.games, self.eval_every, self.eval_games) >= 1,
+                "games, eval_every and eval_games must be >= 1",
+            ),
+        ]
+        for ok, why in checks:
+            if not ok:
+                raise ValueError(why)
 
 
 PRESETS: dict[str, dict[str, Any]] = {
@@ -240,13 +272,27 @@ class SelfPlay:
 def train(
     config: DQNConfig,
     out: str | Path,
-    resume: bool = False,
-    on_progress: Callable[[int, dict[str, Any] | None], None] | None = None,
+    *,
+    resume: str | Path | None = None,
+    on_progress: ProgressHook | None = None,
+    should_stop: StopCheck | None = None,
 ) -> dict[str, Any]:
-    """Self-play DQN training; checkpoints and evaluations every ``eval_every`` games.
+    """Self-play DQN training; checkpoints and evaluations every ``eval_every`` games (the
+    shape of :mod:`boardai.learn.run`).
 
     The checkpoint with the best score against ``wpc`` so far is also kept, beside ``out`` as
     ``NAME.best.pt``.
+
+    Args:
+        resume: a checkpoint this trainer saved, to go on from (its network, optimizer,
+            games and evaluations; ``config`` is the run's from now on).
+        on_progress: gets a ``start`` event, then a ``step`` event after every game that
+            ends (``stats``: the evaluation, where one was played).
+        should_stop: asked after every game that ends: True saves ``out`` and ends the run.
+
+    Returns:
+        The checkpoint's metadata, with ``unit`` (games), ``done``, ``total``, ``out`` and
+        ``interrupted``. Ctrl-C saves ``out`` before it goes on up.
     """
     import torch
     import torch.nn.functional as F
@@ -264,14 +310,14 @@ def train(
     opt_cls = torch.optim.RMSprop if config.optimizer == "rmsprop" else torch.optim.Adam
     opt = opt_cls(net.parameters(), lr=config.lr)
     steps = 0
-    if resume and Path(out).exists():
-        old, _, saved = load_checkpoint(out)
+    if resume is not None:
+        old, _, saved = load_checkpoint(resume)
         net.load_state_dict(old.state_dict())
         done_games = int(saved.get("games", 0))
         steps = int(saved.get("updates", 0))
         history = list(saved.get("evals", []))
         rng = np.random.default_rng([config.seed, done_games])
-        state = torch_file.load(out, out).get("opt")
+        state = torch_file.load(resume, resume).get("opt")
         if state is not None:
             opt.load_state_dict(state)
     best_score = max((e["score_vs_wpc"] for e in history), default=-1.0)
@@ -283,8 +329,8 @@ def train(
     owed = 0  # plies not yet paid for with a gradient step
     t0 = time.perf_counter()
     c0 = time.process_time()
-    seconds0 = float(saved.get("seconds", 0.0)) if resume and done_games else 0.0
-    cpu0 = float(saved.get("cpu_seconds", 0.0)) if resume and done_games else 0.0
+    seconds0 = float(saved.get("seconds", 0.0)) if resume is not None and done_games else 0.0
+    cpu0 = float(saved.get("cpu_seconds", 0.0)) if resume is not None and done_games else 0.0
 
     def meta() -> dict[str, Any]:
         return {
@@ -352,6 +398,18 @@ def train(
             "seconds": seconds0 + time.perf_counter() - t0,
         }
 
+    def summary(interrupted: bool) -> dict[str, Any]:
+        return {
+            **meta(),
+            "unit": "games",
+            "done": done_games,
+            "total": config.games,
+            "out": str(out),
+            "interrupted": interrupted,
+        }
+
+    if on_progress is not None:
+        on_progress(Progress("start", done_games, config.games, "games"))
     try:
         while done_games < config.games:
             frac = done_games / max(1, config.epsilon_decay)
@@ -380,11 +438,15 @@ def train(
                         best_score = ev["score_vs_wpc"]
                         save(best_path)
                 if on_progress is not None:
-                    on_progress(done_games, ev)
+                    wrote = str(out) if ev is not None else None
+                    on_progress(Progress("step", done_games, config.games, "games", ev, wrote))
                 if done_games >= config.games:
                     break
+            if ended and stopping(should_stop):
+                save(out)
+                return summary(True)
     except KeyboardInterrupt:
         save(out)
         raise
     save(out)
-    return meta()
+    return summary(False)

@@ -4,13 +4,13 @@ atomic checkpoints, resume."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
+from boardai.learn.run import Progress, ProgressHook, StopCheck, stopping
 from boardai.learn.schedules import ANNEALS, anneal
 from boardai.othello.ntuple import NTupleNetwork
 from boardai.othello.ntuple_file import load_arrays, load_model, save_network
@@ -19,48 +19,72 @@ from boardai.othello.train.ntuple import train_episodes
 
 @dataclass
 class NTupleConfig:
-    """Options of ``boardai train othello-ntuple``.
-
-    Attributes:
-        episodes: self-play games in all (a resumed run counts those already played).
-        tuples: tuple set or list (``standard``, ``small``, or names joined by commas).
-        stages: phases of the game with their own weights (disc count cut into equal bands).
-            3 stages play better against wpc than 1 (about 0.92 against 0.89).
-        alpha: learning rate of the TD step (at the start of the run).
-        alpha_end: learning rate at the end of the run; None keeps ``alpha`` throughout.
-        alpha_schedule: how the rate goes from ``alpha`` to ``alpha_end`` over ``episodes``:
-            ``linear`` or ``exp`` (geometric). A self-play run at a constant rate drifts from
-            checkpoint to checkpoint; a decaying one settles.
-        tc: temporal coherence: each weight's rate is ``alpha`` (after the schedule) times
-            ``|E| / A`` of the errors that reached it (see ``update_tc``).
-        average: plays (evaluates and saves) an exponential moving average of the weights with
-            this time constant in games (0: the weights themselves); self-play wanders from
-            checkpoint to checkpoint and the average smooths it out.
-        keep_checkpoints: also keep the network of every match (``nt.npz`` ->
-            ``nt.at120000.npz``), to choose among them later on fresh games.
-        epsilon: probability of a random move during self-play. 0.5 plays far better
-            against wpc than the literature's 0.1 (one stage: about 0.89 against 0.6-0.75):
-            the values cover the lines a perturbed opponent leads to.
-        learn_random: also learn from the plies after random moves.
-        seed: seeds the self-play rng.
-        eval_every: games between matches against wpc (and checkpoints).
-        eval_games: games of each of those matches (epsilon 0.1, colours swapped).
-    """
+    """Options of ``boardai train othello-ntuple`` (each field's docstring is its ``--help``)."""
 
     episodes: int = 960_000
+    """Self-play games in all (a resumed run counts those already played)."""
     tuples: str = "standard"
+    """Tuple sets (standard, small; systematic: all2x2, all2x3, all3x3, all2, all3, all4) or
+    tuple names, joined by commas."""
     stages: int = 3
+    """Phases of the game with their own weights: the disc count cut into this many equal
+    bands (3 stages play better against wpc than 1: about 0.92 against 0.89)."""
     alpha: float = 0.001
+    """Learning rate of the TD step (at the start of the run)."""
     alpha_end: float | None = 0.0002
-    alpha_schedule: str = "exp"
+    """Learning rate at the last game, reached by alpha-schedule (the same as alpha, or None,
+    for a constant rate)."""
+    alpha_schedule: str = field(default="exp", metadata={"choices": ANNEALS})
+    """Decay from alpha to alpha-end over the episodes: linear or exp (geometric). A
+    self-play run at a constant rate drifts from checkpoint to checkpoint; a decaying one
+    settles."""
     tc: bool = False
+    """Temporal coherence: per-weight rates |E|/A times the scheduled alpha."""
     average: int = 0
+    """Play and save a moving average of the weights over about this many games (0: off):
+    self-play wanders from checkpoint to checkpoint and the average smooths it out."""
     keep_checkpoints: bool = False
+    """Also keep the network of every eval as FILE.atGAMES.npz (choose later on new games)."""
     epsilon: float = 0.5
+    """Probability of a random self-play move. 0.5 plays far better against wpc than the
+    literature's 0.1 (one stage: about 0.89 against 0.6-0.75): the values cover the lines a
+    perturbed opponent leads to."""
     learn_random: bool = True
+    """Learn after random exploring moves too, not only after greedy ones."""
     seed: int = 0
+    """Seed of the self-play rng."""
     eval_every: int = 40_000
+    """Games between evals (matches against wpc) and checkpoints."""
     eval_games: int = 400
+    """Games per eval vs wpc (epsilon 0.1, colours swapped)."""
+
+    def __post_init__(self) -> None:
+        from boardai.othello.ntuple import MAX_STAGES
+
+        checks = [
+            (self.episodes >= 1, f"episodes must be >= 1, got {self.episodes}"),
+            (
+                1 <= self.stages <= MAX_STAGES,
+                f"stages must be in 1..{MAX_STAGES}, got {self.stages}",
+            ),
+            (0 < self.alpha <= 1, f"alpha must be in (0, 1], got {self.alpha}"),
+            (
+                self.alpha_end is None or 0 < self.alpha_end <= 1,
+                f"alpha_end must be in (0, 1], got {self.alpha_end}",
+            ),
+            (
+                self.alpha_schedule in ANNEALS,
+                f"unknown alpha schedule {self.alpha_schedule!r} (use {', '.join(ANNEALS)})",
+            ),
+            (self.average >= 0, f"average must be >= 0, got {self.average}"),
+            (0 <= self.epsilon <= 1, f"epsilon must be in [0, 1], got {self.epsilon}"),
+            (self.seed >= 0, f"seed must be >= 0, got {self.seed}"),
+            (self.eval_every >= 1, f"eval_every must be >= 1, got {self.eval_every}"),
+            (self.eval_games >= 1, f"eval_games must be >= 1, got {self.eval_games}"),
+        ]
+        for ok, why in checks:
+            if not ok:
+                raise ValueError(why)
 
 
 SCHEDULES = ANNEALS
@@ -95,14 +119,24 @@ def best_path(out: str | Path) -> Path:
 def train(
     config: NTupleConfig,
     out: str | Path,
-    resume: bool = False,
-    on_progress: Callable[[int, dict[str, Any] | None], None] | None = None,
+    *,
+    resume: str | Path | None = None,
+    on_progress: ProgressHook | None = None,
+    should_stop: StopCheck | None = None,
 ) -> dict[str, Any]:
     """Train, writing ``out`` at every evaluation and at the end (and the best network by
-    score against wpc to :func:`best_path`); returns the last metadata.
+    score against wpc to :func:`best_path`); the shape of :mod:`boardai.learn.run`.
 
-    ``on_progress(episodes_done, eval_or_None)`` is called after every chunk. Ctrl-C saves the
-    network before it stops.
+    Args:
+        resume: a file this trainer saved, to go on from (its weights, games played, rng and
+            evaluations; ``config`` is the run's from now on).
+        on_progress: gets a ``start`` event, then a ``step`` event after every chunk of
+            games (``stats``: the evaluation, where one was played).
+        should_stop: asked after every chunk: True saves ``out`` and ends the run.
+
+    Returns:
+        The saved metadata, with ``unit`` (games), ``done``, ``total``, ``out`` and
+        ``interrupted``. Ctrl-C saves ``out`` before it goes on up.
     """
     from boardai.othello.match import play_match
 
@@ -110,12 +144,12 @@ def train(
     done = 0
     history: list[dict[str, Any]] = []
     arrays: dict[str, np.ndarray] = {}
-    if resume and out.exists():
-        net, saved = load_model(out)
+    if resume is not None:
+        net, saved = load_model(resume)
         done = int(saved.get("episodes", 0))
         history = list(saved.get("evals", []))
         state = np.uint64(int(saved.get("rng_state", config.seed)))
-        arrays = load_arrays(out)
+        arrays = load_arrays(resume)
     else:
         net = NTupleNetwork.create(config.tuples, config.stages)
         state = np.uint64(np.random.SeedSequence(config.seed).generate_state(1, np.uint64)[0])
@@ -149,6 +183,22 @@ def train(
             extra["train_weights"] = net.weights
         save_network(path, played, meta(), extra)
 
+    def summary(interrupted: bool) -> dict[str, Any]:
+        return {
+            **meta(),
+            "unit": "games",
+            "done": done,
+            "total": config.episodes,
+            "out": str(out),
+            "interrupted": interrupted,
+        }
+
+    def emit(kind: Literal["start", "step"], ev: dict[str, Any] | None = None) -> None:
+        if on_progress is not None:
+            saved = str(out) if ev is not None else None
+            on_progress(Progress(kind, done, config.episodes, "games", ev, saved))
+
+    emit("start")
     chunk = 500
     t0 = time.perf_counter()
     try:
@@ -189,10 +239,12 @@ def train(
                     save(best_path(out))
                 if config.keep_checkpoints:
                     save(out.with_name(f"{out.stem}.at{done}{out.suffix}"))
-            if on_progress is not None:
-                on_progress(done, ev)
+            emit("step", ev)
+            if stopping(should_stop):
+                save(out)
+                return summary(True)
     except KeyboardInterrupt:
         save(out)
         raise
     save(out)
-    return meta()
+    return summary(False)

@@ -1,0 +1,106 @@
+"""A 2048 DQN training run: ``train(config, out)`` (the shape of :mod:`boardai.learn.run`)
+over :class:`~boardai.g2048.train.dqn.DQNTrainer`.
+
+>>> import tempfile
+>>> config = DQNRun(net="fc", planes=12, hidden=16, num_envs=2, warmup=20, batch_size=8,
+...                 eval_games=2, eval_every=0, replay_size=500, steps=60)
+>>> summary = train(config, tempfile.mkdtemp())
+>>> summary["done"] >= 60, summary["interrupted"]
+(True, False)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from boardai.g2048.train.dqn import PRESETS, DQNConfig, DQNTrainer
+from boardai.learn.run import Progress, ProgressHook, StopCheck, config_from_dict
+
+
+@dataclass
+class DQNRun(DQNConfig):
+    """A run: the hyperparameters (:class:`DQNConfig`, saved in its checkpoints) and how long
+    to train."""
+
+    steps: int = 1_000_000
+    """Total env steps to train to (a resumed run's included)."""
+    minutes: float | None = None
+    """Stop after this many minutes of wall time."""
+    tensorboard: str = ""
+    """Write TensorBoard logs to this folder ('': none)."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.steps < 1:
+            raise ValueError(f"steps must be >= 1, got {self.steps}")
+        if self.minutes is not None and not self.minutes > 0:
+            raise ValueError(f"minutes must be > 0, got {self.minutes}")
+
+    def hyperparameters(self) -> DQNConfig:
+        """The hyperparameters alone, as checkpoints keep them."""
+        names = [f.name for f in dataclasses.fields(DQNConfig)]
+        return DQNConfig(**{k: getattr(self, k) for k in names})
+
+
+def preset_run(name: str, **values: Any) -> DQNRun:
+    """The run of preset ``name`` (:data:`~boardai.g2048.train.dqn.PRESETS`) with ``values``
+    over it (ValueError for an unknown preset or a bad value)."""
+    if name not in PRESETS:
+        raise ValueError(f"unknown preset {name!r} (choose from {', '.join(PRESETS)})")
+    return config_from_dict(DQNRun, {**PRESETS[name], **values})
+
+
+def resumed_config(resume: str | os.PathLike[str], **values: Any) -> DQNRun:
+    """The run saved in checkpoint ``resume`` with ``values`` over its hyperparameters."""
+    from boardai.g2048.qnet import load_checkpoint
+
+    return config_from_dict(DQNRun, {**load_checkpoint(Path(resume))["config"], **values})
+
+
+def train(
+    config: DQNRun,
+    out: str | os.PathLike[str],
+    *,
+    resume: str | os.PathLike[str] | None = None,
+    on_progress: ProgressHook | None = None,
+    should_stop: StopCheck | None = None,
+) -> dict[str, Any]:
+    """Train to ``config.steps`` env steps, writing ``checkpoint.pt``, ``best.pt``,
+    ``log.csv`` and ``curve.png`` to the folder ``out``.
+
+    Args:
+        resume: a checkpoint (``OUT/checkpoint.pt``) to go on from with ``config``'s
+            hyperparameters (:func:`resumed_config`: the saved ones with changes).
+        on_progress: gets a ``start`` event (``detail``: the trainer), then a ``step`` event
+            after every step of the loop (``stats``: the new log row, where one was written).
+        should_stop: asked before every step: True stops, evaluates and saves.
+
+    Returns:
+        :meth:`DQNTrainer.train`'s summary, with ``unit`` (env steps), ``done``, ``total``
+        and ``out``; Ctrl-C ends the run the same way, ``interrupted`` True.
+    """
+    board = config.tensorboard or None
+    trainer = DQNTrainer(config.hyperparameters(), Path(out), tensorboard=board)
+    if resume is not None:
+        trainer.load(Path(resume))
+    total, unit = config.steps, "env steps"
+    hook = None
+    if on_progress is not None:
+        on_progress(Progress("start", trainer.env_steps, total, unit, detail=trainer))
+        rows = len(trainer.history)
+
+        def hook(n: int) -> None:
+            nonlocal rows
+            row = trainer.history[-1] if len(trainer.history) > rows else None
+            rows = len(trainer.history)
+            on_progress(Progress("step", trainer.env_steps, total, unit, row))
+
+    summary = trainer.train(
+        config.steps, minutes=config.minutes, on_progress=hook, should_stop=should_stop
+    )
+    done = trainer.env_steps
+    return {**summary, "unit": unit, "done": done, "total": total, "out": os.fspath(out)}

@@ -1,0 +1,157 @@
+"""The shape every training run has, whatever it learns.
+
+Each learner has a config dataclass (its fields documented with a docstring under each, which
+the command line turns into flags) and a function
+
+    train(config, out, *, resume=None, on_progress=None, should_stop=None) -> summary
+
+that trains, writes checkpoints to ``out``, calls ``on_progress`` with a :class:`Progress`
+event as it goes, and returns a summary dict holding at least ``unit``, ``done``, ``out`` and
+``interrupted``. ``resume`` names a saved run to go on from. ``should_stop()`` is asked between
+chunks of work: True saves a checkpoint and ends the run early (``interrupted``). A
+KeyboardInterrupt inside the run saves a checkpoint too, where the learner can, and goes on up.
+
+A sweep builds configs from plain dicts with :func:`config_from_dict`:
+
+>>> from dataclasses import dataclass
+>>> @dataclass
+... class Demo:
+...     steps: int = 10
+...     '''Steps in all.'''
+...     rate: float = 0.5
+...     '''Learning rate.'''
+>>> config_from_dict(Demo, {"steps": 3, "rate": 0.25})
+Demo(steps=3, rate=0.25)
+>>> config_from_dict(Demo, {"stpes": 3})
+Traceback (most recent call last):
+ValueError: Demo has no option 'stpes' (options: steps, rate)
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import inspect
+import itertools
+import textwrap
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar
+
+C = TypeVar("C")
+
+
+@dataclass(frozen=True)
+class Progress:
+    """One event of a training run.
+
+    A run sends one ``start`` event once it has set up (loaded or built its model), then a
+    ``step`` event after every chunk of work.
+    """
+
+    kind: Literal["start", "step"]
+    """``start`` (set up, nothing trained yet in this call) or ``step`` (a chunk done)."""
+    done: int
+    """Units trained in all, a resumed run's earlier ones included."""
+    total: int
+    """Units the run trains to."""
+    unit: str
+    """What a unit is: ``episodes``, ``games`` or ``env steps``."""
+    stats: Mapping[str, Any] | None = None
+    """A report row when one is due (averages over the last report interval, an
+    evaluation's results); None between reports."""
+    saved: str | None = None
+    """The checkpoint written at this event, if any."""
+    detail: Any = None
+    """The learner's own object for a richer report (its trainer at ``start``, the chunk of
+    results at a ``step``); a generic caller ignores it."""
+
+
+#: ``on_progress`` of :func:`train`.
+ProgressHook = Callable[[Progress], None]
+#: ``should_stop`` of :func:`train`.
+StopCheck = Callable[[], bool]
+
+
+def stopping(should_stop: StopCheck | None) -> bool:
+    """Whether the caller asks the run to stop now."""
+    return should_stop is not None and should_stop()
+
+
+def field_docs(cls: type) -> dict[str, str]:
+    """The docstring written under each field of dataclass ``cls`` (and of the dataclasses it
+    extends), by field name, on one line; ``metadata={"help": ...}`` takes precedence."""
+    docs: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):
+        if not dataclasses.is_dataclass(klass) or klass is object:
+            continue
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(klass)))
+        except (OSError, TypeError):  # no source (a frozen install): metadata only
+            continue
+        body = tree.body[0].body  # type: ignore[attr-defined]
+        for node, nxt in itertools.pairwise(body):
+            if (
+                isinstance(node, ast.AnnAssign)
+                and isinstance(node.target, ast.Name)
+                and isinstance(nxt, ast.Expr)
+                and isinstance(nxt.value, ast.Constant)
+                and isinstance(nxt.value.value, str)
+            ):
+                docs[node.target.id] = " ".join(nxt.value.value.split())
+    for f in dataclasses.fields(cls):
+        if "help" in f.metadata:
+            docs[f.name] = str(f.metadata["help"])
+    return docs
+
+
+def field_default(f: dataclasses.Field[Any]) -> Any:
+    """The default value of dataclass field ``f`` (None when it has none)."""
+    if f.default is not dataclasses.MISSING:
+        return f.default
+    if f.default_factory is not dataclasses.MISSING:
+        return f.default_factory()
+    return None
+
+
+#: Annotation (as written) -> the Python types a value of it may have.
+_SCALARS: dict[str, tuple[type, ...]] = {
+    "int": (int,),
+    "float": (float, int),
+    "bool": (bool,),
+    "str": (str,),
+}
+
+
+def _check_type(cls: type, name: str, annotation: str, value: Any) -> Any:
+    """``value`` for a field annotated ``annotation`` (an int is a float too, and stays as
+    given, as the config's own default may be); a value of another scalar type raises
+    ValueError. Other annotations pass."""
+    kinds = [k.strip() for k in annotation.split("|")]
+    if value is None and "None" in kinds:
+        return None
+    scalars = [k for k in kinds if k in _SCALARS]
+    if not scalars or len(scalars) + ("None" in kinds) != len(kinds):
+        return value  # a structured field: its own validation reads it
+    for kind in scalars:
+        ok = isinstance(value, _SCALARS[kind]) and not (
+            isinstance(value, bool) and kind in ("int", "float")
+        )
+        if ok:
+            return value
+    want = " or ".join(kinds)
+    raise ValueError(f"{cls.__name__} option {name!r} must be {want}, got {value!r}")
+
+
+def config_from_dict(cls: type[C], values: Mapping[str, Any]) -> C:
+    """``cls(**values)`` for a config dataclass, checked first: an unknown key or a value of
+    the wrong type raises ValueError in one line naming it (the config's own validation then
+    checks ranges and combinations, also with ValueError)."""
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    unknown = [k for k in values if k not in fields]
+    if unknown:
+        raise ValueError(
+            f"{cls.__name__} has no option {unknown[0]!r} (options: {', '.join(fields)})"
+        )
+    checked = {k: _check_type(cls, k, str(fields[k].type), v) for k, v in values.items()}
+    return cls(**checked)

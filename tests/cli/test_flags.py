@@ -1,0 +1,169 @@
+"""Flags made from config dataclasses: every field is a flag with its default and help from
+the dataclass (the command holds no second copy), and a bad value is one line, exit 2."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from dataclasses import dataclass, field
+
+import pytest
+
+from boardai.cli import build_app, main
+from boardai.cli._flags import add_config_flags, config, flag_name, given
+from boardai.errors import UsageError
+from boardai.learn.run import field_default, field_docs
+
+
+@dataclass
+class Demo:
+    steps: int = 10
+    """Steps in all."""
+    rate: float = 0.5
+    """Learning rate, 100% at the start."""
+    kind: str = field(default="a", metadata={"choices": ("a", "b")})
+    """``a`` or ``b``."""
+    fast: bool = False
+    """Go fast."""
+    learn: bool = True
+    """Learn as it goes."""
+    end: float | None = None
+    """Last rate."""
+
+    def __post_init__(self) -> None:
+        if self.steps < 1:
+            raise ValueError(f"steps must be >= 1, got {self.steps}")
+
+
+def _actions(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
+    return {a.dest: a for a in parser._actions}
+
+
+def test_every_field_becomes_a_flag_with_its_default_and_help() -> None:
+    p = argparse.ArgumentParser()
+    names = add_config_flags(p, Demo)
+    assert names == [f.name for f in dataclasses.fields(Demo)]
+    actions = _actions(p)
+    assert actions["steps"].option_strings == ["--steps"] and actions["steps"].type is int
+    assert actions["steps"].help == "steps in all (default: 10)"
+    assert actions["rate"].help == "learning rate, 100%% at the start (default: 0.5)"
+    assert actions["kind"].choices == ["a", "b"] and actions["kind"].help == "a or b (default: a)"
+    assert actions["fast"].option_strings == ["--fast"]
+    assert actions["learn"].option_strings == ["--no-learn"]
+    assert actions["end"].type is float and actions["end"].help == "last rate"
+    assert all(actions[n].default is None for n in names)  # left out: the dataclass decides
+    p.format_help()  # every help formats (a bare % would raise)
+    assert given(p.parse_args([]), names) == {}
+    args = p.parse_args(["--steps", "3", "--kind", "b", "--fast", "--no-learn", "--end", "1"])
+    assert config(Demo, given(args, names)) == Demo(3, 0.5, "b", True, False, 1.0)
+    assert config(Demo, given(p.parse_args(["--steps", "3"]), names)) == Demo(steps=3)
+
+
+def test_value_style_bools_and_labels() -> None:
+    p = argparse.ArgumentParser()
+    names = add_config_flags(p, Demo, bools="value", default_label="fast", exclude=("end",))
+    assert "end" not in names
+    actions = _actions(p)
+    assert actions["fast"].metavar == "BOOL" and actions["steps"].help.endswith("(fast: 10)")
+    args = p.parse_args(["--fast", "yes", "--learn", "off"])
+    assert given(args, names) == {"fast": True, "learn": False}
+    with pytest.raises(SystemExit) as e:
+        p.parse_args(["--fast", "maybe"])
+    assert e.value.code == 2
+
+
+def test_a_bad_value_is_one_usage_error() -> None:
+    with pytest.raises(UsageError, match=r"^steps must be >= 1, got 0$"):
+        config(Demo, {"steps": 0})
+    with pytest.raises(UsageError, match=r"^Demo has no option 'bogus'"):
+        config(Demo, {"bogus": 0})
+
+
+COMMANDS = {
+    "train ntuple": ("boardai.g2048.train.ntuple_run", "NTupleRun", {"pool_size", "extra"}),
+    "train othello-ntuple": ("boardai.othello.train.ntuple_trainer", "NTupleConfig", set()),
+    "train othello-dqn": ("boardai.othello.train.dqn", "DQNConfig", set()),
+    "train dqn": ("boardai.g2048.train.dqn_run", "DQNRun", set()),
+}
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_training_commands_take_their_flags_from_the_config(command: str) -> None:
+    import importlib
+
+    module, name, left_out = COMMANDS[command]
+    cls = getattr(importlib.import_module(module), name)
+    group, sub = command.split()
+    parser = build_app().parser._subparsers._group_actions[0].choices[group]  # type: ignore[union-attr]
+    parser = parser._subparsers._group_actions[0].choices[sub]  # type: ignore[union-attr]
+    parser.format_help()  # the flags are added when the command is first used
+    actions = _actions(parser)
+    docs = field_docs(cls)
+    for f in dataclasses.fields(cls):
+        if f.name in left_out:
+            continue
+        assert f.name in actions, f"{command}: no flag for {f.name}"
+        a = actions[f.name]
+        if f.name == "preset":  # a choice of its own, its default the config's
+            assert a.default == field_default(f)
+            continue
+        assert a.default is None  # no second copy of the default
+        words = docs[f.name].removesuffix(".").split()[1:4]  # the text, first word aside
+        assert " ".join(words) in " ".join((a.help or "").split()), (command, f.name)
+        default = field_default(f)
+        if default not in (None, "", (), False, True):
+            assert f": {default})" in (a.help or ""), (command, f.name)
+        spelled = [flag_name(f.name), "--no-" + f.name.replace("_", "-"), "--lambda"]
+        assert set(a.option_strings) & set(spelled)
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["train", "ntuple", "--alpha", "-1"], "alpha must be > 0, got -1.0"),
+        (["train", "ntuple", "--restart-at", "8"], "restart thresholds need a restart probability"),
+        (["train", "othello-ntuple", "--alpha", "2"], "alpha must be in (0, 1], got 2.0"),
+        (["train", "othello-ntuple", "--stages", "99"], "stages must be in 1..30, got 99"),
+        (["train", "othello-dqn", "--gamma", "2"], "gamma must be in [0, 1]"),
+        (["train", "dqn", "--loss", "l1"], "loss must be huber or mse"),
+        (["train", "dqn", "--steps", "0"], "steps must be >= 1, got 0"),
+    ],
+)
+def test_a_bad_value_on_the_command_line_is_one_line_and_exit_2(
+    argv: list[str], says: str, tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / ("run" if argv[1] == "dqn" else "m.npz")
+    assert main([*argv, "--out", str(out)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.strip() == f"boardai: error: {says}" or (
+        captured.err.startswith("boardai: error: ") and says in captured.err
+    )
+    assert len(captured.err.strip().splitlines()) == 1 and captured.out == ""
+    assert not out.exists()
+
+
+def test_a_value_of_the_wrong_type_is_argparses_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["train", "othello-ntuple", "--alpha", "fast", "--out", "x.npz"])
+    assert e.value.code == 2
+    assert "argument --alpha: invalid float value: 'fast'" in capsys.readouterr().err
+
+
+def test_building_the_command_tree_imports_no_trainer() -> None:
+    """The config flags are added when a command is used, so ``boardai --help`` loads
+    neither a trainer nor the Othello engine."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import sys; from boardai.cli import build_app; build_app(); "
+        "print(sorted(m for m in sys.modules if '.train' in m and 'cli' not in m "
+        "or m == 'boardai.othello'))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    assert out.stdout.strip() == "[]"
