@@ -106,3 +106,50 @@ def test_the_game_check_sees_game_imports_only() -> None:
         "boardai.othello",
         "boardai.othello.ntuple",
     ]
+
+
+#: Which packages a module may not import, by where it sits (imports point down: engines <-
+#: envs/agents <- training/arena <- CLI/UI). A game's rules and search are the engine layer:
+#: everything in ``g2048/`` and ``othello/`` but the players, the environments and training.
+ABOVE_ENGINES = re.compile(
+    r"boardai\.(arena|cli|ui)(\.|$)|boardai\.(g2048|othello)\.(agents|train|env|vector_env)(\.|$)"
+)
+ABOVE_ARENA = re.compile(r"boardai\.(cli|ui)(\.|$)")
+NOT_ENGINES = ("agents", "train", "env.py", "vector_env.py")
+
+
+def _engine_files() -> list[Path]:
+    return sorted(
+        p
+        for game in ("g2048", "othello")
+        for p in (SRC / game).rglob("*.py")
+        if p.relative_to(SRC / game).parts[0] not in NOT_ENGINES
+    )
+
+
+def _module(path: Path) -> str:
+    return "boardai." + ".".join(path.relative_to(SRC).with_suffix("").parts)
+
+
+def test_there_are_engines_to_check() -> None:
+    names = {p.relative_to(SRC).as_posix() for p in _engine_files()}
+    assert {"g2048/search.py", "othello/search.py", "othello/endgame.py"} <= names
+    assert not any("/agents/" in n or "/train/" in n for n in names)
+
+
+@pytest.mark.parametrize("path", _engine_files(), ids=lambda p: p.relative_to(SRC).as_posix())
+def test_engines_import_nothing_above_them(path: Path) -> None:
+    module = _module(path)
+    found = [m for m in imported_modules(path.read_text(), module) if ABOVE_ENGINES.match(m)]
+    assert found == [], f"{module} imports {found}: imports point down"
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted((SRC / "arena").rglob("*.py")) + sorted((SRC / "learn").rglob("*.py")),
+    ids=lambda p: p.relative_to(SRC).as_posix(),
+)
+def test_arena_and_learning_code_import_no_command_or_app(path: Path) -> None:
+    module = _module(path)
+    found = [m for m in imported_modules(path.read_text(), module) if ABOVE_ARENA.match(m)]
+    assert found == [], f"{module} imports {found}: the commands and apps sit above"

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from boardai.othello import Board
-from boardai.othello.env import observe
 from boardai.othello.kernels import random_positions
+from boardai.othello.observations import observe
 from boardai.othello.train.dqn_data import INV, SYM, Replay, expand_batch, planes, transform
 
 

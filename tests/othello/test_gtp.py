@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from boardai.arena.match import play_game, play_match
 from boardai.othello import Board
 from boardai.othello.agents import make_agent
 from boardai.othello.gtp import EngineError, GTPClient, GTPServer
-from boardai.othello.match import play_game, play_match
 
 SERVER = f"{sys.executable} -m boardai othello gtp --agent random --seed 1"
 

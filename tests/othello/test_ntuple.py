@@ -123,7 +123,7 @@ def test_resume_continues_the_schedule(tmp_path: Path) -> None:
 def test_a_tiny_run_learns(tmp_path: Path) -> None:
     """2,000 self-play games of the systematic 2x2 squares beat random clearly more often
     than the untrained network (which plays the first legal move)."""
-    from boardai.othello.match import play_match
+    from boardai.arena.match import play_match
     from boardai.othello.train.ntuple_trainer import NTupleConfig, train
 
     zero = tmp_path / "zero.npz"

@@ -20,17 +20,9 @@ from gymnasium import spaces
 
 from boardai.agent import Agent
 from boardai.othello.board import BLACK, COLOR_NAMES, N_ACTIONS, WHITE, Board
+from boardai.othello.observations import OBS_SHAPE, observe
 
-OBS_SHAPE = (3, 8, 8)
-
-
-def observe(board: Board) -> np.ndarray:
-    """uint8 planes ``(3, 8, 8)`` from the mover's view: its discs, the opponent's, its legal
-    squares (row-major, a1 at ``[:, 0, 0]``)."""
-    out = np.zeros((3, 64), np.uint8)
-    for plane, bits in enumerate((board.mover, board.opponent, board.legal_moves_mask())):
-        out[plane] = (np.uint64(bits) >> np.arange(64, dtype=np.uint64)) & np.uint64(1)
-    return out.reshape(OBS_SHAPE)
+__all__ = ["OBS_SHAPE", "OthelloEnv", "env", "observe", "raw_env"]
 
 
 def _obs_space() -> spaces.Box:

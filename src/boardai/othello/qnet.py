@@ -20,7 +20,7 @@ import numpy as np
 from boardai.errors import ModelFileError
 from boardai.learn import schedules
 from boardai.othello.board import Board
-from boardai.othello.env import observe
+from boardai.othello.observations import observe
 
 FORMAT = "boardai-othello-dqn"
 

@@ -297,8 +297,8 @@ def train(
     import torch
     import torch.nn.functional as F
 
+    from boardai.arena.match import play_match
     from boardai.learn import torch_file
-    from boardai.othello.match import play_match
 
     torch.set_num_threads(1)
     torch.manual_seed(config.seed)

@@ -138,7 +138,7 @@ def train(
         The saved metadata, with ``unit`` (games), ``done``, ``total``, ``out`` and
         ``interrupted``. Ctrl-C saves ``out`` before it goes on up.
     """
-    from boardai.othello.match import play_match
+    from boardai.arena.match import play_match
 
     out = Path(out)
     done = 0
