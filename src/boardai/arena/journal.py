@@ -15,11 +15,10 @@ turns one into a JSON-ready dict and back.
 >>> import tempfile, os
 >>> from boardai.arena.match_results import GameOutcome
 >>> path = os.path.join(tempfile.mkdtemp(), "j.jsonl")
->>> j = Journal.open(path, {"command": "demo"})
->>> part = j.part("a vs b", dataclass_codec(GameOutcome))
->>> part.add(0, GameOutcome(0, 0, 1.0, 10, 60))
->>> j.close()
->>> Journal.open(path, {"command": "demo"}).part("a vs b", dataclass_codec(GameOutcome)).done
+>>> with Journal.open(path, {"command": "demo"}) as j:
+...     j.part("a vs b", dataclass_codec(GameOutcome)).add(0, GameOutcome(0, 0, 1.0, 10, 60))
+>>> with Journal.open(path, {"command": "demo"}) as j:
+...     j.part("a vs b", dataclass_codec(GameOutcome)).done
 {0: GameOutcome(index=0, a_color=0, score=1.0, disc_diff=10, moves=60, forfeit=None, record=None)}
 """
 
