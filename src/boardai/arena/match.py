@@ -23,6 +23,7 @@ import numpy as np
 from boardai.agent import Agent
 from boardai.arena import runner
 from boardai.arena.backends import Backend
+from boardai.arena.journal import Part
 from boardai.arena.match_results import GameOutcome, MatchResult, summarize
 from boardai.arena.play import IllegalMoveError, play_othello
 from boardai.arena.seeding import pair_of, pair_seed
@@ -135,10 +136,11 @@ def run_match(
     on_game: Callable[[GameOutcome], None] | None = None,
     backend: Backend | None = None,
     chunk: int | None = None,
+    journal: Part[GameOutcome] | None = None,
 ) -> runner.Run[GameOutcome]:
     """Play ``games`` games of A against B; Ctrl-C stops and keeps the finished ones (the
     run's ``interrupted`` says so). The outcomes come back in game order; ``on_game`` sees
-    each as it finishes."""
+    each as it finishes (and first those of ``journal``, which are not played again)."""
     return runner.run(
         Match(a, b, epsilon, seed, keep_records, swap),
         games,
@@ -146,6 +148,7 @@ def run_match(
         backend=backend,
         chunk=chunk,
         on_result=None if on_game is None else lambda _, outcome: on_game(outcome),
+        journal=journal,
     )
 
 

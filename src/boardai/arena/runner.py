@@ -12,7 +12,9 @@ A :class:`Contest` says what one game of a run is (2048: one player's game, see
   the number of workers, the chunk size, or which games a process played before;
 - ``on_result(index, result)`` is called in this process as each game's chunk finishes, and
   the results come back sorted by index;
-- Ctrl-C (or SIGTERM in the commands) stops the run and keeps the games finished so far.
+- Ctrl-C (or SIGTERM in the commands) stops the run and keeps the games finished so far;
+- with a journal (:mod:`boardai.arena.journal`) each game is written as it arrives, and the
+  games already in it are not played again (``on_result`` sees them first).
 
 >>> from boardai.arena.solo import Solo
 >>> done = run(Solo("greedy", seed=1), 3)
@@ -25,13 +27,16 @@ from __future__ import annotations
 import atexit
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from boardai.agent import Agent, Closable
 from boardai.arena.backends import Backend, backend_for
+
+if TYPE_CHECKING:
+    from boardai.arena.journal import Part
 
 R = TypeVar("R")
 R_co = TypeVar("R_co", covariant=True)
@@ -65,11 +70,14 @@ def chunk_size(games: int, workers: int) -> int:
     return max(1, min(16, games // (8 * max(workers, 1))))
 
 
-def chunks_of(games: int, size: int) -> list[range]:
-    """Indices ``0 .. games-1`` in chunks of ``size`` consecutive ones."""
+def chunks_of(games: int, size: int, skip: Collection[int] = ()) -> list[Sequence[int]]:
+    """Indices ``0 .. games-1`` but those in ``skip``, in chunks of ``size``, in order."""
     if size < 1:
         raise ValueError(f"chunk size must be >= 1, got {size}")
-    return [range(i, min(i + size, games)) for i in range(0, games, size)]
+    if not skip:
+        return [range(i, min(i + size, games)) for i in range(0, games, size)]
+    todo = [i for i in range(games) if i not in skip]
+    return [todo[i : i + size] for i in range(0, len(todo), size)]
 
 
 def run(
@@ -80,6 +88,7 @@ def run(
     backend: Backend | None = None,
     chunk: int | None = None,
     on_result: Callable[[int, R], None] | None = None,
+    journal: Part[R] | None = None,
 ) -> Run[R]:
     """Play games ``0 .. games-1`` of ``contest``; Ctrl-C stops and keeps the finished ones.
 
@@ -90,13 +99,21 @@ def run(
         backend: where to play (default: :func:`~boardai.arena.backends.backend_for`).
         chunk: games per chunk (default :func:`chunk_size`).
         on_result: called with (index, result) as each game is done, in any order.
+        journal: where each game is written as it is done; its games already done are not
+            played again (``on_result`` sees them first, in index order).
     """
     if games < 0 or workers < 1:
         raise ValueError(f"games must be >= 0 and workers >= 1, got {games}, {workers}")
-    backend = backend if backend is not None else backend_for(workers, games)
-    chunks = chunks_of(games, chunk or chunk_size(games, workers))
+    had = {i: r for i, r in journal.done.items() if i < games} if journal else {}
+    todo = games - len(had)
+    backend = backend if backend is not None else backend_for(workers, todo)
+    chunks = chunks_of(games, chunk or chunk_size(todo, workers), had.keys())
     token = uuid.uuid4().hex  # players are built afresh for every run
     done: list[tuple[int, R]] = []
+    for index in sorted(had):
+        done.append((index, had[index]))
+        if on_result is not None:
+            on_result(index, had[index])
     out: Run[R] = Run()
     start = time.perf_counter()
     finished = backend.map_chunks(partial(play_chunk, contest, token), chunks)
@@ -104,6 +121,8 @@ def run(
         for indices, results in finished:
             for index, result in zip(indices, results, strict=True):
                 done.append((index, result))
+                if journal is not None:
+                    journal.add(index, result)
                 if on_result is not None:
                     on_result(index, result)
     except KeyboardInterrupt:

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from boardai.agent import Agent
 from boardai.arena import runner
 from boardai.arena.backends import Backend
+from boardai.arena.journal import Codec, Part
 from boardai.arena.play import IllegalMoveError, play_2048
 from boardai.arena.results import GameResult, RunResult
 from boardai.arena.seeding import agent_seed, game_seed
@@ -32,6 +33,12 @@ Played = tuple[GameResult, "dict[str, Any] | None"]
 #: ``on_result(result, record)``: called in the parent as each game finishes (in any order);
 #: ``record`` is the game's :meth:`~boardai.g2048.game.Game.to_record` or None.
 OnResult = Callable[[GameResult, "dict[str, Any] | None"], None]
+
+#: A played game in a journal line: ``{"game": GameResult fields, "record": record or null}``.
+PLAYED: Codec[Played] = Codec(
+    lambda p: {"game": asdict(p[0]), "record": p[1]},
+    lambda d: (GameResult(**d["game"]), d["record"]),
+)
 
 
 def build_player(spec: str) -> Agent[Board]:
@@ -115,6 +122,7 @@ def play_games(
     on_result: OnResult | None = None,
     backend: Backend | None = None,
     chunk: int | None = None,
+    journal: Part[Played] | None = None,
 ) -> RunResult:
     """Play ``games`` games of the player ``spec``; Ctrl-C stops and keeps the finished ones.
 
@@ -128,6 +136,7 @@ def play_games(
         on_result: called as each game finishes (for progress bars and incremental files).
         backend: where to play (default: this process or a pool of ``workers``).
         chunk: games sent to a worker at a time (default: :func:`~boardai.arena.runner.chunk_size`).
+        journal: where each game is written as it finishes; its games are not played again.
 
     Raises:
         UsageError: a bad spec.
@@ -149,6 +158,7 @@ def play_games(
         backend=backend,
         chunk=chunk,
         on_result=each,
+        journal=journal,
     )
     out = RunResult(
         agent=spec,

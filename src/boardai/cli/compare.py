@@ -28,6 +28,7 @@ def register(app: object) -> None:
 def run(args: argparse.Namespace) -> int:
     from boardai.arena.compare import compare_table
     from boardai.arena.solo import prepare
+    from boardai.cli._arena import open_journal
     from boardai.cli._common import console, default_workers, warn_if_slow, write_json
     from boardai.cli.eval import play_with_progress
 
@@ -35,11 +36,17 @@ def run(args: argparse.Namespace) -> int:
     for spec in args.agents:
         prepare(spec, args.workers or default_workers())
     runs = []
-    for spec in args.agents:
-        run_ = play_with_progress(spec, args, spec)
-        runs.append(run_)
-        if run_.interrupted:
-            break
+    identity = {"players": args.agents, "seed": args.seed, "games": args.games}
+    journal = open_journal(args, {"command": "compare", **identity})
+    try:
+        for spec in args.agents:
+            run_ = play_with_progress(spec, args, spec, journal=journal)
+            runs.append(run_)
+            if run_.interrupted:
+                break
+    finally:
+        if journal is not None:
+            journal.close()
     console().print(compare_table(runs, f"{args.games} games per player, seed {args.seed}"))
     if args.json:
         write_json(args.json, {"seed": args.seed, "runs": [r.to_dict() for r in runs]})

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from boardai.cli._common import default_workers, nonneg_int, output_option, positive_int
 
 if TYPE_CHECKING:
+    from boardai.arena.journal import Journal
     from boardai.arena.results import GameResult, RunResult
     from boardai.arena.solo import OnResult
 
@@ -51,12 +52,15 @@ def register(app: object) -> None:
 
 
 def add_run_arguments(p: argparse.ArgumentParser) -> None:
-    """--games, --seed and --workers (shared with ``boardai compare``)."""
+    """--games, --seed, --workers, --cluster and --resume (shared with ``boardai compare``)."""
+    from boardai.cli._arena import add_arena_options
+
     p.add_argument("--games", type=positive_int, default=100, help="games to play (default 100)")
     p.add_argument("--seed", type=nonneg_int, default=0, help="seed of the run (default 0)")
     p.add_argument(
         "--workers", type=positive_int, default=None, help="worker processes (default: all cores)"
     )
+    add_arena_options(p)
 
 
 def play_with_progress(
@@ -65,19 +69,24 @@ def play_with_progress(
     label: str,
     on_extra: OnResult | None = None,
     record: bool = False,
+    journal: Journal | None = None,
 ) -> RunResult:
-    """Play ``args.games`` games of ``spec`` with a progress bar; returns the RunResult.
+    """Play ``args.games`` games of ``spec`` with a progress bar (on ``args.cluster`` if given);
+    returns the RunResult.
 
-    ``record`` (or an ``args.record`` file) keeps every game's replay record.
+    ``record`` (or an ``args.record`` file) keeps every game's replay record; ``journal`` keeps
+    every game as it finishes (under ``spec``) and gives back those already played.
     """
     import time
 
     from rich.progress import TextColumn
 
     from boardai.arena import play_games
+    from boardai.arena.solo import PLAYED
+    from boardai.cli._arena import where_to_play
     from boardai.cli._common import progress
 
-    workers = args.workers or default_workers()
+    backend, workers = where_to_play(args)
     totals = {"score": 0, "moves": 0, "done": 0}
     start = time.perf_counter()
     with progress(
@@ -106,6 +115,8 @@ def play_with_progress(
             workers,
             record=record or bool(getattr(args, "record", None)),
             on_result=on_result,
+            backend=backend,
+            journal=journal.part(spec, PLAYED) if journal is not None else None,
         )
     if run.interrupted:
         from boardai.cli._common import console
@@ -120,6 +131,7 @@ def run(args: argparse.Namespace) -> int:
 
     from boardai.arena.results import RunResult, wilson_interval
     from boardai.arena.solo import prepare
+    from boardai.cli._arena import open_journal
     from boardai.cli._common import console, warn_if_slow
     from boardai.errors import UsageError
     from boardai.records import write_records
@@ -151,7 +163,14 @@ def run(args: argparse.Namespace) -> int:
                 save(partial)
             last_save[0] = time.perf_counter()
 
-    run = play_with_progress(args.agent, args, f"{args.agent}", on_extra, bool(args.json))
+    keep = bool(args.json or args.record)
+    identity = {"command": "eval", "players": [args.agent], "seed": args.seed, "games": args.games}
+    journal = open_journal(args, {**identity, "records": keep})
+    try:
+        run = play_with_progress(args.agent, args, args.agent, on_extra, bool(args.json), journal)
+    finally:
+        if journal is not None:
+            journal.close()
     if not run.results:
         return 130
     summary = run.summary()

@@ -5,17 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from boardai.cli._common import (
-    default_workers,
-    nonneg_int,
-    output_option,
-    positive_int,
-    probability,
-)
+from boardai.cli._arena import add_arena_options
+from boardai.cli._common import nonneg_int, output_option, positive_int, probability
 
 if TYPE_CHECKING:
     from rich.table import Table
 
+    from boardai.arena.journal import Journal
     from boardai.arena.match_results import MatchResult
 
 
@@ -37,6 +33,7 @@ def _match_options(p: argparse.ArgumentParser) -> None:
         help="worker processes (default: all cores); results do not depend on it",
     )
     output_option(p, "--json", metavar="FILE", help="write the results as JSON")
+    add_arena_options(p)
 
 
 def register(app: Any) -> None:
@@ -84,14 +81,23 @@ def _check(specs: list[str]) -> None:
             agent.close()
 
 
-def _play(a: str, b: str, args: argparse.Namespace, label: str, swap: bool = True) -> MatchResult:
+def _play(
+    a: str,
+    b: str,
+    args: argparse.Namespace,
+    label: str,
+    swap: bool = True,
+    journal: Journal | None = None,
+) -> MatchResult:
     from rich.progress import TextColumn
 
+    from boardai.arena.journal import dataclass_codec
     from boardai.arena.match import run_match
     from boardai.arena.match_results import GameOutcome, summarize
+    from boardai.cli._arena import where_to_play
     from boardai.cli._common import progress
 
-    workers = args.workers or default_workers()
+    backend, workers = where_to_play(args)
     points = [0.0, 0]
     with progress(TextColumn("score {task.fields[score]:.3f}")) as bar:
         task = bar.add_task(label, total=args.games, score=0.0)
@@ -110,6 +116,10 @@ def _play(a: str, b: str, args: argparse.Namespace, label: str, swap: bool = Tru
             workers=workers,
             swap=swap,
             on_game=on_game,
+            backend=backend,
+            journal=None
+            if journal is None
+            else journal.part(f"{a} vs {b}", dataclass_codec(GameOutcome)),
         )
     if done.interrupted:
         from boardai.cli._common import console
@@ -135,11 +145,29 @@ def _table(r: MatchResult) -> Table:
     return t
 
 
+def _identity(args: argparse.Namespace, command: str, players: list[str]) -> dict[str, Any]:
+    """What a journal of this command must match to be resumed."""
+    return {
+        "command": command,
+        "players": players,
+        "seed": args.seed,
+        "games": args.games,
+        "epsilon": args.epsilon,
+        "swap": getattr(args, "swap", True),
+    }
+
+
 def run_match(args: argparse.Namespace) -> int:
+    from boardai.cli._arena import open_journal
     from boardai.cli._common import console, write_json
 
     _check([args.black, args.white])
-    r = _play(args.black, args.white, args, "games", swap=args.swap)
+    journal = open_journal(args, _identity(args, "othello match", [args.black, args.white]))
+    try:
+        r = _play(args.black, args.white, args, "games", swap=args.swap, journal=journal)
+    finally:
+        if journal is not None:
+            journal.close()
     console().print(_table(r))
     if args.json:
         write_json(args.json, {**r.to_dict(), "seed": args.seed, "swap": args.swap})
@@ -156,14 +184,21 @@ def run_tournament(args: argparse.Namespace) -> int:
     names = list(dict.fromkeys(args.agents))
     if len(names) < 2:
         raise UsageError("a tournament needs at least two different players")
+    from boardai.cli._arena import open_journal
+
     _check(names)
     results = []
     scores: dict[tuple[int, int], tuple[float, int]] = {}
-    for i in range(len(names)):
-        for j in range(i + 1, len(names)):
-            r = _play(names[i], names[j], args, f"{names[i]} vs {names[j]}")
-            results.append(r)
-            scores[(i, j)] = (r.score * r.games, r.games)
+    journal = open_journal(args, _identity(args, "othello tournament", names))
+    try:
+        for i in range(len(names)):
+            for j in range(i + 1, len(names)):
+                r = _play(names[i], names[j], args, f"{names[i]} vs {names[j]}", journal=journal)
+                results.append(r)
+                scores[(i, j)] = (r.score * r.games, r.games)
+    finally:
+        if journal is not None:
+            journal.close()
     elo = elo_ratings(names, scores)
     t = Table(title="tournament", title_justify="left")
     t.add_column("player")

@@ -1,0 +1,144 @@
+"""Nothing lost: a JSON-lines journal of a command's finished games, so that a run that stopped
+(Ctrl-C, a crash, a lost cluster) resumes and plays only the games missing.
+
+The first line is the header: the run's identity (command, players, seed, games, ...). Every
+other line is one finished game of one of the command's runs (``compare`` plays one run per
+player, ``othello tournament`` one per pairing)::
+
+    {"journal": 1, "command": "eval", "players": ["greedy"], "seed": 0, "games": 100, ...}
+    {"run": "greedy", "index": 3, "result": {"index": 3, "seed": ..., "score": 2448, ...}}
+
+Each line is flushed as it is written, so a killed process loses at most the line it was
+writing (a torn last line is dropped on reading). Results are dataclasses; a :class:`Codec`
+turns one into a JSON-ready dict and back.
+
+>>> import tempfile, os
+>>> from boardai.arena.match_results import GameOutcome
+>>> path = os.path.join(tempfile.mkdtemp(), "j.jsonl")
+>>> with Journal.open(path, {"command": "demo"}) as j:
+...     j.part("a vs b", dataclass_codec(GameOutcome)).add(0, GameOutcome(0, 0, 1.0, 10, 60))
+>>> with Journal.open(path, {"command": "demo"}) as j:
+...     j.part("a vs b", dataclass_codec(GameOutcome)).done
+{0: GameOutcome(index=0, a_color=0, score=1.0, disc_diff=10, moves=60, forfeit=None, record=None)}
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import IO, Any, Generic, TypeVar
+
+from boardai.errors import UsageError
+
+R = TypeVar("R")
+T = TypeVar("T")
+
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Codec(Generic[R]):
+    """How a result goes into a journal line and comes back."""
+
+    encode: Callable[[R], Any]
+    decode: Callable[[Any], R]
+
+
+def dataclass_codec(cls: type[T]) -> Codec[T]:
+    """The codec of a dataclass of JSON-ready fields."""
+    return Codec(lambda r: asdict(r), lambda d: cls(**d))  # type: ignore[call-overload]
+
+
+@dataclass
+class Part(Generic[R]):
+    """The games of one run in a journal: those already finished, and where new ones go."""
+
+    journal: Journal
+    key: str
+    codec: Codec[R]
+    done: dict[int, R] = field(default_factory=dict)
+
+    def add(self, index: int, result: R) -> None:
+        """Append a finished game (flushed at once)."""
+        self.journal.write({"run": self.key, "index": index, "result": self.codec.encode(result)})
+
+
+class Journal:
+    """An open journal file; :meth:`open` creates it or checks and reads it."""
+
+    def __init__(self, path: str, file: IO[str], lines: list[dict[str, Any]]) -> None:
+        self.path = path
+        self._file = file
+        self._lines = lines
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], header: dict[str, Any]) -> Journal:
+        """Open the journal at ``path`` for the run ``header`` names: a missing (or empty) file
+        is started with the header; an existing one must carry the same header (else one line,
+        UsageError) and its games are kept.
+        """
+        path = os.fspath(path)
+        head = {"journal": FORMAT_VERSION, **header}
+        head = json.loads(json.dumps(head))  # compare as JSON reads it back (tuples: lists)
+        lines: list[dict[str, Any]] = []
+        try:
+            with open(path, "rb") as f:
+                raw = f.read()
+        except FileNotFoundError:
+            raw = b""
+        except OSError as e:
+            raise UsageError(f"{path}: {e.strerror or e}") from None
+        good = 0  # bytes of whole, readable lines
+        for line in raw.splitlines(keepends=True):
+            try:
+                if not line.endswith(b"\n"):
+                    raise ValueError("torn line")
+                lines.append(json.loads(line))
+            except ValueError:
+                break  # a line torn by a crash: it and anything after it are dropped
+            good += len(line)
+        if lines:
+            if lines[0] != head:
+                raise UsageError(
+                    f"{path} is the journal of another run ({_differences(lines[0], head)}); "
+                    "give another --resume file or the same options"
+                )
+            lines = lines[1:]
+        try:
+            if good < len(raw):
+                os.truncate(path, good)
+            file = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
+        except OSError as e:
+            raise UsageError(f"{path}: {e.strerror or e}") from None
+        journal = cls(path, file, lines)
+        if good == 0:
+            journal.write(head)
+        return journal
+
+    def part(self, key: str, codec: Codec[R]) -> Part[R]:
+        """The games of run ``key`` (the first result of an index counts)."""
+        done: dict[int, R] = {}
+        for line in self._lines:
+            if line.get("run") == key and int(line["index"]) not in done:
+                done[int(line["index"])] = codec.decode(line["result"])
+        return Part(self, key, codec, done)
+
+    def write(self, line: dict[str, Any]) -> None:
+        self._file.write(json.dumps(line) + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _differences(found: dict[str, Any], wanted: dict[str, Any]) -> str:
+    keys = [k for k in dict.fromkeys([*wanted, *found]) if found.get(k) != wanted.get(k)]
+    return ", ".join(f"{k}: {found.get(k)!r} there, {wanted.get(k)!r} now" for k in keys[:3])

@@ -1,0 +1,100 @@
+"""Games on a Ray cluster: the :class:`~boardai.arena.backends.Backend` that sends each chunk of
+a run to a Ray task.
+
+Ray is an optional extra (``pip install "boardai[ray]"``), imported only when a cluster is asked
+for. Every game depends only on the run's seed and its index, so the results on a cluster are
+exactly those of a local run with the same seed, whatever the number of nodes and workers.
+
+Fault tolerance is Ray's: a task whose worker process or node dies is run again (``retries``
+times); a chunk's results reach this process once, when its task has finished, so a chunk run
+twice is never counted twice. Every node needs boardai installed (the tasks import it).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Generator, Sequence
+from typing import Any, TypeVar
+
+from boardai.arena.backends import Task
+from boardai.errors import UsageError
+
+R = TypeVar("R")
+
+INSTALL_HINT = 'a cluster needs Ray: pip install "boardai[ray]"'
+
+
+def import_ray() -> Any:
+    """The ``ray`` module, or a UsageError saying how to install it."""
+    try:
+        import ray
+    except ImportError:
+        raise UsageError(INSTALL_HINT) from None
+    return ray
+
+
+def connect(address: str, workers: int | None = None) -> Any:
+    """Join or start Ray, quietly (no worker logs, no dashboard for a local one): ``local``
+    starts Ray on this machine (``workers`` CPUs, default all), ``auto`` joins the cluster this
+    machine is part of (``ray start``), anything else is a head address (``HOST:6379`` or
+    ``ray://HOST:10001``). Does nothing if Ray is already up in this process."""
+    ray = import_ray()
+    if ray.is_initialized():
+        return ray
+    quiet: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.ERROR}
+    try:
+        if address == "local":
+            ray.init(num_cpus=workers, include_dashboard=False, **quiet)
+        else:
+            ray.init(address=address, **quiet)
+    except (ConnectionError, ValueError, RuntimeError) as e:
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise UsageError(f"cannot join the Ray cluster at {address!r}: {first}") from None
+    return ray
+
+
+class RayBackend:
+    """Runs every chunk as a Ray task (one CPU each), yielding chunks as they finish.
+
+    Args:
+        address: ``local``, ``auto`` or a head address (see :func:`connect`).
+        workers: with ``local``, the CPUs Ray may use (default: all of this machine's).
+        retries: how often a task whose worker or node died is run again.
+    """
+
+    def __init__(self, address: str = "local", workers: int | None = None, retries: int = 3):
+        self.address = address
+        self.workers = workers
+        self.retries = retries
+
+    def cpus(self) -> int:
+        """The CPUs of the cluster (joining it if this process has not yet)."""
+        ray = connect(self.address, self.workers)
+        return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+    def map_chunks(
+        self, task: Task[R], chunks: Sequence[Sequence[int]]
+    ) -> Generator[tuple[Sequence[int], list[R]], None, None]:
+        if not chunks:
+            return
+        ray = connect(self.address, self.workers)
+        remote = ray.remote(num_cpus=1, max_retries=self.retries)(_play_chunk)
+        task_ref = ray.put(task)
+        pending = {remote.remote(task_ref, list(c)): c for c in chunks}
+        try:
+            while pending:
+                done, _ = ray.wait(list(pending), num_returns=1)
+                for ref in done:
+                    chunk = pending.pop(ref)
+                    try:
+                        results = ray.get(ref)
+                    except ray.exceptions.RayTaskError as e:
+                        raise e.cause from None  # the task's own error, as the pool gives it
+                    yield chunk, results
+        finally:  # Ctrl-C, an error, or the caller stopped early: stop what is left
+            for ref in pending:
+                ray.cancel(ref, force=True)
+
+
+def _play_chunk(task: Task[R], chunk: list[int]) -> list[R]:
+    return task(chunk)

@@ -1,0 +1,50 @@
+"""Options of the commands that play many games: where they play (``--cluster``) and the
+journal they resume from (``--resume``)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from boardai.cli._common import default_workers, output_option
+
+if TYPE_CHECKING:
+    from boardai.arena.backends import Backend
+    from boardai.arena.journal import Journal
+
+
+def add_arena_options(p: argparse.ArgumentParser) -> None:
+    """--cluster and --resume."""
+    p.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        default=None,
+        help="play on Ray: 'local' starts Ray here (--workers CPUs), 'auto' joins the cluster "
+        "of `ray start`, else the head's HOST:PORT (needs boardai[ray])",
+    )
+    output_option(
+        p,
+        "--resume",
+        metavar="FILE",
+        help="journal of the finished games (JSON lines): written as they finish; if FILE "
+        "exists, play only the games it lacks",
+    )
+
+
+def where_to_play(args: argparse.Namespace) -> tuple[Backend | None, int]:
+    """The backend (None: the local default) and the workers the games are cut for."""
+    if not getattr(args, "cluster", None):
+        return None, args.workers or default_workers()
+    from boardai.arena.ray_backend import RayBackend
+
+    backend = RayBackend(args.cluster, args.workers if args.cluster == "local" else None)
+    return backend, args.workers or backend.cpus()
+
+
+def open_journal(args: argparse.Namespace, header: dict[str, Any]) -> Journal | None:
+    """The ``--resume`` journal of this run (None without one)."""
+    if not getattr(args, "resume", None):
+        return None
+    from boardai.arena.journal import Journal
+
+    return Journal.open(args.resume, header)

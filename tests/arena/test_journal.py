@@ -1,0 +1,98 @@
+"""The journal: a run stopped part-way and resumed with --resume gives the same final file as a
+run never stopped, playing only the missing games; a journal of another run is one line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from boardai.arena.journal import Journal, dataclass_codec
+from boardai.arena.match import run_match
+from boardai.arena.match_results import GameOutcome
+from boardai.arena.solo import PLAYED, play_games
+from boardai.cli import main
+
+TIMINGS = {"seconds", "moves_per_s", "moves_per_second"}
+
+
+def _untimed(path: Path) -> Any:
+    def strip(x: Any) -> Any:
+        if isinstance(x, dict):
+            return {k: strip(v) for k, v in x.items() if k not in TIMINGS}
+        if isinstance(x, list):
+            return [strip(v) for v in x]
+        return x
+
+    return strip(json.loads(path.read_text()))
+
+
+def _stop_after(n: int) -> Any:
+    count = [0]
+
+    def on_result(*_: Any) -> None:
+        count[0] += 1
+        if count[0] == n:
+            raise KeyboardInterrupt  # as Ctrl-C between two games
+
+    return on_result
+
+
+def test_eval_interrupted_then_resumed_writes_the_uninterrupted_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["eval", "--agent", "greedy", "--games", "20", "--seed", "4", "--workers", "2"]
+    assert main([*argv, "--json", str(tmp_path / "whole.json")]) == 0
+    journal = tmp_path / "run.jsonl"
+    header = {"command": "eval", "players": ["greedy"], "seed": 4, "games": 20, "records": True}
+    with Journal.open(journal, header) as j:
+        stopped = play_games(
+            "greedy", 20, 4, workers=1, record=True, journal=j.part("greedy", PLAYED),
+            on_result=_stop_after(7),
+        )  # fmt: skip
+    assert stopped.interrupted and len(stopped.results) == 7
+    assert len(journal.read_text().splitlines()) == 1 + 7
+    with journal.open("a") as f:
+        f.write('{"run": "greedy", "ind')  # the process died writing a line
+    assert main([*argv, "--json", str(tmp_path / "resumed.json"), "--resume", str(journal)]) == 0
+    assert _untimed(tmp_path / "resumed.json") == _untimed(tmp_path / "whole.json")
+    lines = [json.loads(line) for line in journal.read_text().splitlines()]
+    assert sorted(line["index"] for line in lines[1:]) == list(range(20))  # none played twice
+    capsys.readouterr()
+
+
+def test_tournament_resumes_each_pairing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    names = ["random", "greedy", "wpc"]
+    argv = ["othello", "tournament", "--agents", *names, "--games", "6", "--epsilon", "0.1"]
+    argv += ["--workers", "1"]
+    assert main([*argv, "--json", str(tmp_path / "whole.json")]) == 0
+    journal = tmp_path / "t.jsonl"
+    header = {
+        "command": "othello tournament", "players": names, "seed": 0, "games": 6,
+        "epsilon": 0.1, "swap": True,
+    }  # fmt: skip
+    with Journal.open(journal, header) as j:  # the first pairing done, the second stopped
+        for a, b, stop in (("random", "greedy", 99), ("random", "wpc", 4)):
+            part = j.part(f"{a} vs {b}", dataclass_codec(GameOutcome))
+            run_match(a, b, 6, epsilon=0.1, journal=part, on_game=_stop_after(stop))
+    assert len(journal.read_text().splitlines()) == 1 + 6 + 4
+    assert main([*argv, "--json", str(tmp_path / "resumed.json"), "--resume", str(journal)]) == 0
+    assert _untimed(tmp_path / "resumed.json") == _untimed(tmp_path / "whole.json")
+    assert len(journal.read_text().splitlines()) == 1 + 3 * 6
+    capsys.readouterr()
+
+
+def test_a_journal_of_another_run_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal = str(tmp_path / "m.jsonl")
+    argv = ["othello", "match", "--black", "wpc", "--white", "random", "--workers", "1"]
+    assert main([*argv, "--games", "4", "--resume", journal]) == 0
+    capsys.readouterr()
+    assert main([*argv, "--games", "6", "--resume", journal]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "journal of another run (games: 4 there, 6 now)" in err[0]
