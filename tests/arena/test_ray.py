@@ -99,49 +99,62 @@ def test_commands_on_ray_give_the_local_results(
 
 @dataclass(frozen=True)
 class SlowSolo(Solo):
-    """2048 games that take a while, each leaving ``PID-INDEX`` in ``folder`` as it starts."""
+    """2048 games that leave ``PID-INDEX`` in ``folder`` as they start; the first attempt at game
+    ``stall`` then waits (for the test to kill its worker), a retry plays it."""
 
     folder: str = ""
+    stall: int = -1
 
     def play(self, players: list[Any], index: int) -> Played:
+        first = not any(p.name.endswith(f"-{index}") for p in Path(self.folder).iterdir())
         Path(self.folder, f"{os.getpid()}-{index}").touch()
-        time.sleep(0.05)
+        if index == self.stall and first:
+            time.sleep(120)  # killed long before this ends
         return super().play(players, index)
 
 
 def test_a_worker_killed_mid_run_loses_no_game_and_counts_none_twice(
     ray_up: str, tmp_path: Path
 ) -> None:
+    import threading
+
     from boardai.arena import runner
     from boardai.arena.ray_backend import RayBackend
 
-    games = 30
-    killed: list[tuple[int, int]] = []  # (pid, the game it was playing)
+    games, stall = 30, 7  # game 7: the middle of the chunk 6..8
+    killed: list[int] = []
+
+    def kill_the_stalled_worker() -> None:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            found = [p.name for p in tmp_path.iterdir() if p.name.endswith(f"-{stall}")]
+            if found:
+                pid = int(found[0].split("-")[0])
+                assert pid != os.getpid()
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+                return
+            time.sleep(0.02)
+
+    killer = threading.Thread(target=kill_the_stalled_worker)
+    killer.start()
     seen: list[int] = []
-
-    def on_result(index: int, played: Played) -> None:
-        seen.append(index)
-        if killed:
-            return
-        started = [tuple(map(int, p.name.split("-"))) for p in tmp_path.iterdir()]
-        # a game that is not the last of its chunk of 3: its worker has more of the chunk to play
-        back = {i // 3 for i in seen}  # the chunks (of 3) that came back
-        busy = [(pid, i) for pid, i in started if i // 3 not in back and i % 3 != 2]
-        if busy:
-            pid, index = busy[-1]
-            assert pid != os.getpid()
-            os.kill(pid, signal.SIGKILL)
-            killed.append((pid, index))
-
-    contest = SlowSolo("greedy", seed=9, folder=str(tmp_path))
-    done = runner.run(contest, games, workers=2, backend=RayBackend(), chunk=3, on_result=on_result)
-    assert killed, "no worker was busy when the first chunk came back"
+    contest = SlowSolo("greedy", seed=9, folder=str(tmp_path), stall=stall)
+    done = runner.run(
+        contest,
+        games,
+        workers=2,
+        backend=RayBackend(),
+        chunk=3,
+        on_result=lambda index, _: seen.append(index),
+    )
+    killer.join()
+    assert killed, "the stalled game never started"
     assert not done.interrupted
     assert sorted(seen) == list(range(games))  # every game once
     assert [r.index for r, _ in done.results] == list(range(games))
-    pid, index = killed[0]
-    again = [p.name for p in tmp_path.iterdir() if p.name.endswith(f"-{index}")]
-    assert len(again) == 2 and f"{pid}-{index}" in again  # its chunk was played again
+    again = sorted(p.name for p in tmp_path.iterdir() if p.name.endswith(f"-{stall}"))
+    assert len(again) == 2 and f"{killed[0]}-{stall}" in again  # its chunk was played again
     local = play_games("greedy", games, seed=9, workers=1)
     assert [replace(r, seconds=0.0) for r, _ in done.results] == [
         replace(r, seconds=0.0) for r in local.results
