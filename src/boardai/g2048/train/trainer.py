@@ -300,7 +300,7 @@ class Trainer:
                 self.pool[j],
                 self.pool_state[j],
                 *out,
-                np.empty((2, self.network.n_lookups + 16), np.int64),
+                np.empty((6, self.network.n_lookups + 16), np.int64),
                 downgrade_exponent(c.downgrade),
             )
             scores[sel], maxes[sel], moves[sel], restarted[sel] = out
