@@ -58,13 +58,13 @@ from boardai.learn.ntuple import add_at, add_at_tc, sum_at
 from boardai.rng import seed_stream, splitmix64
 
 BACKWARD, BACKWARD_GREEDY, ONLINE = 0, 1, 2
+METHODS = {"backward": BACKWARD, "backward-greedy": BACKWARD_GREEDY, "online": ONLINE}
 
 #: How many afterstates ahead the backward pass starts loading weights.
 AHEAD = 2
 
 #: Rows of :func:`train_episodes`'s ``scratch``: the backward pass's lookups, then 4 for a move.
 SCRATCH_ROWS = AHEAD + 5
-METHODS = {"backward": BACKWARD, "backward-greedy": BACKWARD_GREEDY, "online": ONLINE}
 
 _NIB = np.uint64(0xF)
 _TWO32 = 4294967296.0
