@@ -19,6 +19,7 @@ from boardai.g2048.ntuple import (
     stage_mask,
     stage_of,
 )
+from boardai.g2048.ntuple_play import features, greedy_move, greedy_move_into
 from boardai.learn.ntuple import add_at, add_at_tc
 from tests.g2048.strategies import boards
 from tests.naive import ntuple as naive
@@ -195,3 +196,40 @@ def test_images_are_the_isomorphisms(board: Board) -> None:
     for image, iso in zip(images(_features(board)), isomorphisms(), strict=True):
         got = [(int(image) >> (4 * c)) & 0xF for c in range(16)]
         assert got == [cells[iso[c]] for c in range(16)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(boards(), patterns_st, stages_st, st.integers(0, 2**32), st.sampled_from([0, 5, 11]))
+def test_greedy_move_matches_reference(board: Board, patterns, stages, seed: int, dg: int) -> None:
+    """The greedy move (lookups made once per afterstate, four sums side by side) against the
+    spelled-out argmax of ``r + V``: the same action, ``r + V`` as :func:`evaluate` sums it
+    (bit for bit) and as the reference does; a buffer full of stale lookups changes nothing."""
+    net, tables = _random_network(patterns, stages, seed)
+    buf = np.full((4, net.n_lookups + 3), 2**40, np.int64)  # stale, out of range: overwritten
+    lo, hi = np.uint64(board.lo), np.uint64(board.hi)
+    got = greedy_move_into(lo, hi, net.data(), dg, buf)
+    assert got[:5] == greedy_move(lo, hi, net.data(), dg)
+    best = None
+    for a in board.legal_actions():
+        after, r = board.slide(a)
+        fb = np.uint64(features(np.uint64(after.lo), np.uint64(after.hi), dg))
+        exact = r + evaluate(fb, net.data())
+        x = [min(e, 15) for e in after.exponents()]  # features saturate, then downgrade
+        x = naive.downgrade(x, dg) if dg else x
+        want = r + naive.value(x, net.patterns, tables, net.stages)
+        assert exact == pytest.approx(want, rel=1e-9, abs=1e-9)
+        if best is None or exact > best[1]:
+            best = (a, exact, after, r)
+    if best is None:
+        assert got[0] == -1
+        return
+    a, q, after, r = best
+    assert (got[0], got[3], got[4]) == (a, r, q)
+    assert (int(got[1]), int(got[2])) == (after.lo, after.hi)
+    # Weights of wildly different sizes: a sum in any other order than evaluate's differs.
+    rng = np.random.default_rng(seed)
+    net.weights *= np.exp2(rng.integers(-60, 60, net.weights.size)).astype(np.float32)
+    got = greedy_move_into(lo, hi, net.data(), dg, buf)
+    after, r = board.slide(got[0])
+    fb = np.uint64(features(np.uint64(after.lo), np.uint64(after.hi), dg))
+    assert got[4] == r + evaluate(fb, net.data())

@@ -53,7 +53,7 @@ from boardai._jit import njit
 from boardai.errors import UsageError
 from boardai.g2048.kernels import transpose
 from boardai.g2048.patterns import Pattern, parse_patterns, pattern_names
-from boardai.learn.intrinsics import borrow, prefetch
+from boardai.learn.intrinsics import borrow
 from boardai.learn.ntuple import table_offsets
 
 _NIB = np.uint64(0xF)
@@ -222,29 +222,6 @@ def evaluate(afterstate: np.uint64, data: Any) -> float:
         v += weights[start + i6]
         v += weights[start + i7]
     return v
-
-
-@njit(inline="always")
-def prefetch_value(afterstate: np.uint64, data: Any) -> None:
-    """Start loading the weights :func:`evaluate` of this feature board will read."""
-    weights, runs, n_runs, offsets, masks = data
-    afterstate = np.uint64(afterstate)
-    n_pat = n_runs.shape[0]
-    base = 0
-    if masks.shape[0] > 0:
-        base = stage_of(afterstate, masks) * offsets[n_pat]
-    im = images(afterstate)
-    for p in range(n_pat):
-        start = base + offsets[p]
-        i0, i1, i2, i3, i4, i5, i6, i7 = _indices(im, runs, p, n_runs[p])
-        prefetch(weights, start + i0)
-        prefetch(weights, start + i1)
-        prefetch(weights, start + i2)
-        prefetch(weights, start + i3)
-        prefetch(weights, start + i4)
-        prefetch(weights, start + i5)
-        prefetch(weights, start + i6)
-        prefetch(weights, start + i7)
 
 
 #: A stage threshold: tile exponents, largest first (``(14,)`` is 16384, ``(14, 13)`` is 16384

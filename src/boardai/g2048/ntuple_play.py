@@ -22,7 +22,8 @@ import numpy as np
 from boardai._jit import njit
 from boardai.g2048.downgrade import downgrade
 from boardai.g2048.kernels import move
-from boardai.g2048.ntuple import evaluate, feature_board, prefetch_value
+from boardai.g2048.ntuple import feature_board, lookup_indices
+from boardai.learn.intrinsics import prefetch
 
 
 @njit(inline="always")
@@ -37,18 +38,38 @@ def features(lo: np.uint64, hi: np.uint64, dg: np.int64) -> np.uint64:
 
 
 @njit(inline="always")
-def greedy_move(
-    lo: np.uint64, hi: np.uint64, data: Any, dg: np.int64
+def greedy_move_into(
+    lo: np.uint64, hi: np.uint64, data: Any, dg: np.int64, buf: np.ndarray
 ) -> tuple[int, np.uint64, np.uint64, int, float]:
     """Greedy move by ``r + V(afterstate)``: (action or -1, after lo, after hi, reward, r + V).
 
-    ``V`` reads the afterstate through :func:`features` (``dg > 0``: downgraded). The weights
-    of all legal afterstates start loading before the first is evaluated, so their memory
-    latencies overlap."""
+    ``V`` reads the afterstate through :func:`features` (``dg > 0``: downgraded). ``buf``
+    (int64, ``(4, n)`` with ``n >= n_lookups``) is scratch: row ``a`` receives the lookups of
+    action ``a``'s afterstate (:func:`~boardai.g2048.ntuple.lookup_indices`; zeros when the
+    action is illegal). The lookups of every legal afterstate are made once, their weights
+    start loading before the first is summed, and the four sums then run side by side, each in
+    :func:`~boardai.g2048.ntuple.evaluate`'s order (so every value is the same bit for bit),
+    which lets their memory latencies and additions overlap."""
+    weights = data[0]
+    n_lookups = 8 * data[2].shape[0]
     moves = (move(lo, hi, 0), move(lo, hi, 1), move(lo, hi, 2), move(lo, hi, 3))
-    for alo, ahi, _ in moves:
+    for a in range(4):
+        alo, ahi, _ = moves[a]
+        row = buf[a]
         if alo != lo or ahi != hi:
-            prefetch_value(features(alo, ahi, dg), data)
+            lookup_indices(features(alo, ahi, dg), data, row)
+            for k in range(n_lookups):
+                prefetch(weights, row[k])
+        else:
+            for k in range(n_lookups):
+                row[k] = 0
+    v0 = v1 = v2 = v3 = 0.0
+    for k in range(n_lookups):
+        v0 += weights[buf[0, k]]
+        v1 += weights[buf[1, k]]
+        v2 += weights[buf[2, k]]
+        v3 += weights[buf[3, k]]
+    values = (v0, v1, v2, v3)
     best_a = -1
     best_lo = lo
     best_hi = hi
@@ -58,7 +79,17 @@ def greedy_move(
         alo, ahi, r = moves[a]
         if alo == lo and ahi == hi:
             continue
-        q = r + evaluate(features(alo, ahi, dg), data)
+        q = r + values[a]
         if q > best_q:
             best_a, best_lo, best_hi, best_r, best_q = a, alo, ahi, r, q
     return best_a, best_lo, best_hi, best_r, best_q
+
+
+@njit
+def greedy_move(
+    lo: np.uint64, hi: np.uint64, data: Any, dg: np.int64
+) -> tuple[int, np.uint64, np.uint64, int, float]:
+    """:func:`greedy_move_into` with scratch of its own (one move at a time: the player); the
+    loops that move many times keep one scratch and call :func:`greedy_move_into`."""
+    buf = np.empty((4, 8 * data[2].shape[0]), np.int64)
+    return greedy_move_into(lo, hi, data, dg, buf)

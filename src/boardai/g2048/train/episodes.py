@@ -22,9 +22,11 @@ The step given to each looked-up weight is ``alpha * error / n_lookups`` (Yeh et
 or with temporal coherence that step times the weight's own rate ``|E|/A``.
 
 Speed: the loop is memory-bound (a 4x6 network is 256 MiB; a move reads about 160 scattered
-weights), so it keeps many weight loads in flight. A move first starts loading the weights of
-every legal afterstate (:func:`~boardai.g2048.ntuple.prefetch_value`), then evaluates them; the
-backward pass starts loading afterstate ``t - 1``'s weights while ``t`` learns. The network's
+weights), so it keeps many weight loads in flight. A move makes the lookups of every legal
+afterstate once, starts loading their weights, then sums the four values side by side
+(:func:`~boardai.g2048.ntuple_play.greedy_move_into`, each sum in
+:func:`~boardai.g2048.ntuple.evaluate`'s order); the backward pass starts loading afterstate
+``t - AHEAD``'s weights while ``t`` learns. The network's
 arrays are :func:`~boardai.learn.intrinsics.borrow`-ed, so passing them between the (inlined)
 kernels costs no atomic reference counting. None of this changes a result: the weights after a
 run are the same bit for bit.
@@ -50,13 +52,19 @@ import numpy as np
 from boardai._jit import njit
 from boardai.g2048.kernels import max_exponent, spawn, start_board
 from boardai.g2048.ntuple import borrow_data, lookup_indices, tile_presence
-from boardai.g2048.ntuple_play import features, greedy_move
+from boardai.g2048.ntuple_play import features, greedy_move_into
 from boardai.learn.intrinsics import borrow, prefetch
 from boardai.learn.ntuple import add_at, add_at_tc, sum_at
 from boardai.rng import seed_stream, splitmix64
 
 BACKWARD, BACKWARD_GREEDY, ONLINE = 0, 1, 2
 METHODS = {"backward": BACKWARD, "backward-greedy": BACKWARD_GREEDY, "online": ONLINE}
+
+#: How many afterstates ahead the backward pass starts loading weights.
+AHEAD = 2
+
+#: Rows of :func:`train_episodes`'s ``scratch``: the backward pass's lookups, then 4 for a move.
+SCRATCH_ROWS = AHEAD + 5
 
 _NIB = np.uint64(0xF)
 _TWO32 = 4294967296.0
@@ -154,9 +162,10 @@ def train_episodes(
     """Play and learn from ``episodes`` (global episode numbers), in order.
 
     Writes per episode its score, largest exponent, moves and whether it was a restart.
-    ``scratch`` is room for the lookup indices of two boards (int64, ``(2, n_lookups + 16)``:
-    each row keeps 8 entries, a cache line, free on both sides, so threads never write to one
-    line).
+    ``scratch`` is room for the lookup indices of boards (int64,
+    ``(SCRATCH_ROWS, n_lookups + 16)``: rows ``0..AHEAD`` keep 8 entries, a cache line, free on
+    both sides, so threads never write to one line; the last 4 are
+    :func:`~boardai.g2048.ntuple_play.greedy_move_into`'s scratch).
     ``pool`` (``[levels, size]``) / ``pool_state`` (``[levels, 2]``: count, next) are the
     restart ring buffers, one per threshold of ``restart_masks`` (one when there are none),
     updated in place.
@@ -167,8 +176,10 @@ def train_episodes(
     n_lookups = 8 * data[2].shape[0]
     data = borrow_data(data)
     tc = (borrow(tc[0]), borrow(tc[1]))
-    idx = borrow(scratch[0, 8 : 8 + n_lookups])  # lookups of the afterstate being learnt
-    idx_next = borrow(scratch[1, 8 : 8 + n_lookups])  # of the one learnt next, fetched meanwhile
+    # lookups of the afterstate being learnt and of the AHEAD learnt next (fetched meanwhile)
+    ring = borrow(scratch[: AHEAD + 1, 8 : 8 + n_lookups])
+    idx = ring[0]  # the online method's
+    moves_buf = borrow(scratch[AHEAD + 1 : AHEAD + 5])  # lookups of the 4 afterstates of a move
     cap = 4096
     after = np.empty(cap, np.uint64)  # feature boards of the afterstates played
     rewards = np.empty(cap, np.int64)
@@ -199,7 +210,7 @@ def train_episodes(
         score = 0
         prev_q = 0.0
         while True:
-            a, alo, ahi, r, q = greedy_move(lo, hi, data, dg)
+            a, alo, ahi, r, q = greedy_move_into(lo, hi, data, dg, moves_buf)
             if a < 0:
                 break
             if n == after.shape[0]:
@@ -222,25 +233,28 @@ def train_episodes(
         if prev_q != prev_q:  # pragma: no cover - a NaN value means diverged weights
             raise FloatingPointError("n-tuple weights diverged (NaN): lower alpha")
         if n > 0:
-            lookup_indices(after[n - 1], data, idx)
             if method == ONLINE:
+                lookup_indices(after[n - 1], data, idx)
                 _learn(idx, 0.0, data, tc, use_tc, step_scale)
             else:
+                lookup_indices(after[n - 1], data, ring[0])
+                for j in range(1, min(AHEAD + 1, n)):
+                    _fetch(after[n - 1 - j], data, ring[j])
                 for t in range(n - 1, -1, -1):
-                    if t > 0:  # the weights of afterstate t - 1 load while t learns
-                        _fetch(after[t - 1], data, idx_next)
+                    slot = (n - 1 - t) % (AHEAD + 1)
+                    if t >= AHEAD:  # afterstate t - AHEAD loads while t learns
+                        _fetch(after[t - AHEAD], data, ring[(slot + AHEAD) % (AHEAD + 1)])
                     if t == n - 1:
                         target = 0.0
                     elif method == BACKWARD_GREEDY:
-                        _, _, _, _, target = greedy_move(
-                            states_lo[t + 1], states_hi[t + 1], data, dg
+                        _, _, _, _, target = greedy_move_into(
+                            states_lo[t + 1], states_hi[t + 1], data, dg, moves_buf
                         )
                     elif lam == 0.0:
                         target = rewards[t + 1] + values[t + 1]
                     else:
                         target = _lambda_return(rewards, values, t, n, lam, horizon)
-                    values[t] = _learn(idx, target, data, tc, use_tc, step_scale)
-                    idx, idx_next = idx_next, idx
+                    values[t] = _learn(ring[slot], target, data, tc, use_tc, step_scale)
         if restart_p > 0.0 and n >= 8:
             if restart_masks.shape[0] > 0:
                 _keep_thresholds(states_lo, states_hi, n, restart_masks, pool, pool_state)
@@ -347,12 +361,13 @@ def play_games(
     maxes = np.zeros(n_games, np.int64)
     moves = np.zeros(n_games, np.int64)
     data = borrow_data(data)
+    moves_buf = np.empty((4, 8 * data[2].shape[0]), np.int64)
     for k in range(n_games):
         state = seed_stream(seed, np.uint64(first + k))
         lo, state = start_board(state, 2, p4)
         hi = np.uint64(0)
         while True:
-            a, alo, ahi, r, _ = greedy_move(lo, hi, data, dg)
+            a, alo, ahi, r, _ = greedy_move_into(lo, hi, data, dg, moves_buf)
             if a < 0:
                 break
             scores[k] += r

@@ -28,7 +28,7 @@ import numpy as np
 from boardai.g2048.downgrade import downgrade_exponent
 from boardai.g2048.ntuple import NTupleNetwork, stage_mask
 from boardai.g2048.train.config import TrainConfig
-from boardai.g2048.train.episodes import METHODS, train_episodes
+from boardai.g2048.train.episodes import METHODS, SCRATCH_ROWS, train_episodes
 from boardai.learn.model_file import load_model, save_model
 
 #: Model kind written in the metadata, checked on resume and by the agent.
@@ -300,7 +300,7 @@ class Trainer:
                 self.pool[j],
                 self.pool_state[j],
                 *out,
-                np.empty((2, self.network.n_lookups + 16), np.int64),
+                np.empty((SCRATCH_ROWS, self.network.n_lookups + 16), np.int64),
                 downgrade_exponent(c.downgrade),
             )
             scores[sel], maxes[sel], moves[sel], restarted[sel] = out
