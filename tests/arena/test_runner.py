@@ -121,10 +121,14 @@ def test_play_match_passes_ctrl_c_on() -> None:
 def test_ctrl_c_over_a_process_pool_keeps_finished_games_and_stops_the_workers() -> None:
     # A real SIGINT to the parent while two workers play (they ignore it; the parent stops
     # them), in a fresh interpreter so that pytest's own process is not interrupted.
+    # A shell that starts a job in the background without job control (nohup ... &) makes
+    # it ignore SIGINT, and so this interpreter: put Python's handler back.
     script = """
 import json, os, signal, sys
 import multiprocessing
 from boardai.arena import play_games
+
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 def on_result(result, record):
     if not sent:
@@ -146,7 +150,7 @@ print(json.dumps({
     )
     assert out.returncode == 0, out.stderr
     got = json.loads(out.stdout)
-    assert got["interrupted"] and got["children"] == 0
+    assert got["interrupted"] and got["children"] == 0, (got["interrupted"], got["children"])
     indices = got["indices"]
     assert 0 < len(indices) < 4000 and indices == sorted(indices)
     contest = Solo("random", seed=2)
