@@ -14,7 +14,10 @@ def register(app: object) -> None:
         help="play several 2048 players on the same seeds and show them side by side",
         examples=(
             "boardai compare --agents random greedy heuristic --games 100\n"
-            "boardai compare --agents expectimax:preset=fast expectimax --games 20 --json cmp.json"
+            "boardai compare --agents expectimax:preset=fast expectimax --games 20 "
+            "--json cmp.json\n"
+            "boardai compare --agents greedy heuristic --games 2000 --cluster local "
+            "--resume c.jsonl"
         ),
     )
     p.add_argument("--agents", nargs="+", required=True, metavar="SPEC", help="the players")

@@ -24,7 +24,9 @@ def register(app: object) -> None:
             "boardai eval --agent heuristic --games 100\n"
             "boardai eval --agent expectimax --games 100 --seed 1 --json ex.json --plot ex.png\n"
             "boardai eval --agent expectimax:preset=strong --games 20 --workers 1 --json s.json\n"
-            "boardai eval --agent random --games 1000 --buckets 500 --csv random.csv"
+            "boardai eval --agent random --games 1000 --buckets 500 --csv random.csv\n"
+            "boardai eval --agent expectimax --games 1000 --resume ex.jsonl --json ex.json\n"
+            "boardai eval --agent expectimax --games 5000 --cluster auto --resume big.jsonl"
         ),
     )
     add_run_arguments(p)

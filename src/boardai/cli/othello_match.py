@@ -44,7 +44,9 @@ def register(app: Any) -> None:
             "boardai othello match --black alphabeta:depth=4 --white wpc --games 1000 "
             "--epsilon 0.1\n"
             "boardai othello match --black ntuple:model=runs/nt.npz --white wpc --games 200\n"
-            "boardai othello match --black wpc --white 'gtp:cmd=gtp-rhino -l 3' --games 20"
+            "boardai othello match --black wpc --white 'gtp:cmd=gtp-rhino -l 3' --games 20\n"
+            "boardai othello match --black ntuple --white wpc --games 10000 --cluster auto "
+            "--resume m.jsonl"
         ),
     )
     p.add_argument("--black", required=True, metavar="SPEC", help="player A (black in odd games)")
@@ -61,7 +63,11 @@ def register(app: Any) -> None:
     t = app.command(
         "othello tournament",
         help="round robin between Othello players, with an Elo table",
-        examples="boardai othello tournament --agents random greedy wpc alphabeta:depth=2",
+        examples=(
+            "boardai othello tournament --agents random greedy wpc alphabeta:depth=2\n"
+            "boardai othello tournament --agents random wpc ntuple --games 400 --cluster local "
+            "--resume t.jsonl"
+        ),
     )
     t.add_argument("--agents", nargs="+", required=True, metavar="SPEC", help="two or more players")
     _match_options(t)
