@@ -39,11 +39,10 @@ def ask(ws, msg, timeout: float = 30) -> dict:
 
 
 def answers_quickly(port: str) -> None:
-    """The server still answers a fresh socket's ``agents`` within a second."""
+    """The server still answers a fresh socket's ``agents`` (a liveness check, not a speed one:
+    the bound is loose enough for a loaded CI box, far below a blocked server's wait)."""
     with connect(ws_url(port)) as ws:
-        t0 = time.perf_counter()
-        assert ask(ws, {"type": "agents"}, timeout=5)["type"] == "agents"
-        assert time.perf_counter() - t0 < 1.0
+        assert ask(ws, {"type": "agents"}, timeout=3)["type"] == "agents"
 
 
 # -- who may connect -----------------------------------------------------------------------
