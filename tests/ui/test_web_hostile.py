@@ -222,7 +222,7 @@ def test_one_search_per_game_and_agents_answered_meanwhile(server):
         busy = ask(ws, {"type": "hint", "player": "random", "id": 2})
         assert busy["type"] == "error" and "busy" in busy["message"] and busy["id"] == 2
         assert ask(ws, {"type": "agents", "id": 3})["id"] == 3
-        assert time.perf_counter() - t0 < 1.0
+        assert time.perf_counter() - t0 < 1.5  # while the 2-second search runs, not after it
         state = json.loads(ws.recv(timeout=30))
         assert state["id"] == 1 and state["type"] == "state" and state["to_move"] == "white"
 
