@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
 
     from boardai.errors import UsageError
     from boardai.ui.web.app import create_app
-    from boardai.ui.web.players import GAMES, Offers, parse_added
+    from boardai.ui.web.players import GAMES, Offers, parse_added, warm_up
     from boardai.ui.web.protocol import MAX_MESSAGE, MAX_SEARCHES
 
     added: dict[str, dict[str, str]] = {game: {} for game in GAMES}
@@ -100,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     print(f"boardai web app at http://{host}:{port}/  (Ctrl-C stops it)", flush=True)
+    warm_up()  # connections wait in the backlog meanwhile
     wildcard = args.host in ("0.0.0.0", "::", "")
     app = create_app(
         record_path=args.record,

@@ -95,3 +95,33 @@ class Offers:
             out[game] = players
             out["options"][game] = options
         return out
+
+
+#: Players whose first move compiles the searches the pages ask for (the search kernels take
+#: their evaluator as an argument, so numba compiles them once per process, holding the GIL).
+WARM_UP = {
+    "othello": (
+        "alphabeta:depth=1,eval=wpc",
+        "alphabeta:depth=1,eval=classic",
+        "alphabeta:depth=1,eval=ntuple",
+    ),
+    "2048": ("expectimax:depth=1", "ntuple:depth=2"),
+}
+
+
+def warm_up() -> None:
+    """Compile the searches before the server answers anyone: compiling inside a request
+    would stall every other client for seconds. A player that cannot be built (no shipped
+    model) is skipped."""
+    from boardai.errors import UsageError
+    from boardai.g2048 import Game
+    from boardai.othello import Board
+
+    starts = {"2048": Game(seed=0).board, "othello": Board.initial()}
+    for game, specs in WARM_UP.items():
+        for spec in specs:
+            try:
+                player = registry(game).make(spec, seed=0)
+            except UsageError:
+                continue
+            player.act(starts[game])
