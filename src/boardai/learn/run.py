@@ -73,6 +73,24 @@ ProgressHook = Callable[[Progress], None]
 StopCheck = Callable[[], bool]
 
 
+def summary(
+    unit: str, done: int, total: int, out: Any, interrupted: bool, **extra: Any
+) -> dict[str, Any]:
+    """The summary a :func:`train` returns: the keys every run has, then the learner's own.
+
+    >>> summary("episodes", 5, 10, "m.npz", True, seconds=1.5)["interrupted"]
+    True
+    """
+    return {
+        "unit": unit,
+        "done": done,
+        "total": total,
+        "out": str(out),
+        "interrupted": interrupted,
+        **extra,
+    }
+
+
 def stopping(should_stop: StopCheck | None) -> bool:
     """Whether the caller asks the run to stop now."""
     return should_stop is not None and should_stop()

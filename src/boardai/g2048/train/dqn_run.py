@@ -19,6 +19,7 @@ from typing import Any
 
 from boardai.g2048.train.dqn import PRESETS, DQNConfig, DQNTrainer
 from boardai.learn.run import Progress, ProgressHook, StopCheck, config_from_dict
+from boardai.learn.run import summary as run_summary
 
 
 @dataclass
@@ -103,4 +104,4 @@ def train(
         config.steps, minutes=config.minutes, on_progress=hook, should_stop=should_stop
     )
     done = trainer.env_steps
-    return {**summary, "unit": unit, "done": done, "total": total, "out": os.fspath(out)}
+    return {**summary, **run_summary(unit, done, total, os.fspath(out), summary["interrupted"])}

@@ -25,6 +25,7 @@ from boardai.g2048.train.config import TrainConfig
 from boardai.g2048.train.report import report_row
 from boardai.g2048.train.trainer import Chunk, Trainer
 from boardai.learn.run import Progress, ProgressHook, StopCheck, config_from_dict, stopping
+from boardai.learn.run import summary as run_summary
 
 #: The fields of the learning rule that a resumed run takes from its config; the others
 #: (patterns, seed, p4, optimistic, pool size) stay the saved run's.
@@ -195,12 +196,12 @@ def train(
         emit("step", row, saved, chunk)
     interrupted = stopping(should_stop)
     trainer.save(out)
-    return {
-        "unit": "episodes",
-        "done": trainer.episodes,
-        "total": config.episodes,
-        "out": os.fspath(out),
-        "interrupted": interrupted,
-        "seconds": trainer.seconds,
-        "last": last,
-    }
+    return run_summary(
+        "episodes",
+        trainer.episodes,
+        config.episodes,
+        os.fspath(out),
+        interrupted,
+        seconds=trainer.seconds,
+        last=last,
+    )

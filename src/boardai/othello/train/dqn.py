@@ -39,6 +39,7 @@ import numpy as np
 
 from boardai.atomic import atomic_write
 from boardai.learn.run import Progress, ProgressHook, StopCheck, stopping
+from boardai.learn.run import summary as run_summary
 from boardai.learn.schedules import anneal
 from boardai.othello.evaluation import WPC, WPC_WEIGHTS, best_one_ply
 from boardai.othello.kernels import START_BLACK, START_WHITE
@@ -401,11 +402,7 @@ def train(
     def summary(interrupted: bool) -> dict[str, Any]:
         return {
             **meta(),
-            "unit": "games",
-            "done": done_games,
-            "total": config.games,
-            "out": str(out),
-            "interrupted": interrupted,
+            **run_summary("games", done_games, config.games, out, interrupted),
         }
 
     if on_progress is not None:

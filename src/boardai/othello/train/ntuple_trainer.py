@@ -11,6 +11,7 @@ from typing import Any, Literal
 import numpy as np
 
 from boardai.learn.run import Progress, ProgressHook, StopCheck, stopping
+from boardai.learn.run import summary as run_summary
 from boardai.learn.schedules import ANNEALS, anneal
 from boardai.othello.ntuple import NTupleNetwork
 from boardai.othello.ntuple_file import load_arrays, load_model, save_network
@@ -184,14 +185,7 @@ def train(
         save_network(path, played, meta(), extra)
 
     def summary(interrupted: bool) -> dict[str, Any]:
-        return {
-            **meta(),
-            "unit": "games",
-            "done": done,
-            "total": config.episodes,
-            "out": str(out),
-            "interrupted": interrupted,
-        }
+        return {**meta(), **run_summary("games", done, config.episodes, out, interrupted)}
 
     def emit(kind: Literal["start", "step"], ev: dict[str, Any] | None = None) -> None:
         if on_progress is not None:
