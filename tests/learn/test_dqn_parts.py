@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from boardai.learn.qnets import NETS, AfterstateQNet, Seed000QNet, build_net
+from boardai.g2048.qnetworks import NETS, AfterstateQNet, Seed000QNet, build_net
 from boardai.learn.replay import NStep, ReplayBuffer
 from boardai.learn.schedules import STRATEGIES, make_strategy, masked_argmax
 

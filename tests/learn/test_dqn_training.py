@@ -212,7 +212,7 @@ def test_afterstate_net_q_is_reward_plus_afterstate_value(tmp_path: Path) -> Non
 def test_q_of_the_taken_action_equals_the_gathered_q(net: str) -> None:
     import torch
 
-    from boardai.learn.qnets import build_net
+    from boardai.g2048.qnetworks import build_net
 
     cfg = DQNConfig(net=net, channels=4, hidden=8, fc_layers="8", reward_scale=0.5)
     torch.manual_seed(0)

@@ -107,7 +107,7 @@ def load_checkpoint(path: str | Path) -> dict[str, Any]:
 
 def load_qnet(path: str | Path, device: str = "cpu") -> tuple[Any, dict[str, Any]]:
     """The trained network of a checkpoint (in eval mode) and the checkpoint's metadata."""
-    from boardai.learn.qnets import build_net
+    from boardai.g2048.qnetworks import build_net
 
     state = load_checkpoint(path)
     try:

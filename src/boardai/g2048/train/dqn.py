@@ -144,7 +144,7 @@ class DQNConfig:
     """torch CPU threads"""
 
     def __post_init__(self) -> None:
-        from boardai.learn.qnets import NETS
+        from boardai.g2048.qnetworks import NETS
         from boardai.learn.schedules import STRATEGIES
 
         checks = [
@@ -185,7 +185,7 @@ class DQNConfig:
                 raise ValueError(why)
 
     def net_kwargs(self) -> dict[str, Any]:
-        """Keyword arguments of :func:`boardai.learn.qnets.build_net` for this config."""
+        """Keyword arguments of :func:`boardai.g2048.qnetworks.build_net` for this config."""
         if self.net == "seed000":
             return {}
         if self.net == "fc":
@@ -305,8 +305,8 @@ class DQNTrainer:
     ) -> None:
         import torch
 
+        from boardai.g2048.qnetworks import build_net
         from boardai.g2048.vector_env import Game2048VectorEnv
-        from boardai.learn.qnets import build_net
         from boardai.learn.replay import NStep, ReplayBuffer
         from boardai.learn.schedules import Strategy
 
