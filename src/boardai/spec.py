@@ -47,6 +47,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from boardai.agent import Agent
 from boardai.errors import UsageError
 
 
@@ -264,7 +265,7 @@ class Registry:
             )
         return name, build_options(self._entries[name][0], params, f"agent {spec!r}")
 
-    def make(self, spec: str, seed: int | None = None) -> Any:
+    def make(self, spec: str, seed: int | None = None) -> Agent[Any]:
         """Build the agent ``spec`` names, called by that spec; ``seed`` seeds its randomness."""
         name, opts = self.options(spec)
         agent = self._entries[name][1](opts, seed)
@@ -340,7 +341,9 @@ class Registry:
                 bound.check(value, f"{where}: {key}")
         return base_name, opts
 
-    def make_untrusted(self, spec: str, seed: int | None = None, base: str | None = None) -> Any:
+    def make_untrusted(
+        self, spec: str, seed: int | None = None, base: str | None = None
+    ) -> Agent[Any]:
         """Build the player a network client asks for, only within the public bounds (see
         :meth:`untrusted_options`); the agent is named by ``spec``."""
         name, opts = self.untrusted_options(spec, base)

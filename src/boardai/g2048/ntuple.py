@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -55,6 +55,9 @@ from boardai.g2048.kernels import transpose
 from boardai.g2048.patterns import Pattern, parse_patterns, pattern_names
 from boardai.learn.intrinsics import borrow
 from boardai.learn.ntuple import table_offsets
+
+if TYPE_CHECKING:
+    from boardai.g2048.board import Board
 
 _NIB = np.uint64(0xF)
 
@@ -416,7 +419,7 @@ class NTupleNetwork:
         """Set every weight so that every board is worth ``value`` (optimistic start)."""
         self.weights[:] = np.float32(value / self.n_lookups)
 
-    def value(self, board: Any) -> float:
+    def value(self, board: Board | int) -> float:
         """The network's value of a board (a :class:`~boardai.g2048.Board` or a packed int)."""
         packed = int(board)
         lo, hi = np.uint64(packed & 0xFFFF_FFFF_FFFF_FFFF), np.uint64(packed >> 64)

@@ -51,8 +51,9 @@ from __future__ import annotations
 import functools
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -65,6 +66,13 @@ from boardai.g2048.kernels import (
     count_empty,
     transpose,
 )
+
+if TYPE_CHECKING:
+    from boardai.g2048.board import Board
+
+#: A leaf evaluator: an ``@njit`` function ``evaluate(afterstate, data) -> float`` (the module
+#: docstring's contract); ``data`` is whatever numba-typable object the caller pairs with it.
+Evaluator = Callable[[np.uint64, Any], float]
 
 _NIB = np.uint64(0xF)
 _ROW = np.uint64(0xFFFF)
@@ -369,10 +377,12 @@ def approximate_board(lo: int, hi: int) -> int:
 
 _DEFAULT: list[Table] = []
 #: (id(evaluator), id(data)) -> (evaluator, data, compiled entry point of search_root).
-_ENTRIES: dict[tuple[int, int], tuple[Any, Any, Any]] = {}
+_ENTRIES: dict[tuple[int, int], tuple[Evaluator, object, Callable[..., np.ndarray]]] = {}
 
 
-def _root_kernel(evaluator: Any, data: Any, args: tuple[Any, ...]) -> Any:
+def _root_kernel(
+    evaluator: Evaluator, data: object, args: tuple[object, ...]
+) -> Callable[..., np.ndarray]:
     """The compiled :func:`search_root` for this evaluator and data, without numba's dispatch.
 
     Typing a function and a tuple of arrays on every call costs more than a shallow search
@@ -395,7 +405,7 @@ def _root_kernel(evaluator: Any, data: Any, args: tuple[Any, ...]) -> Any:
 
 
 @functools.cache
-def _default_evaluator() -> tuple[Any, Any]:
+def _default_evaluator() -> tuple[Evaluator, object]:
     """nneonneo's row heuristic and its table."""
     from boardai.g2048 import heuristic
 
@@ -426,11 +436,11 @@ class SearchResult:
 
 
 def search(
-    board: Any,
+    board: Board,
     depth: int,
     *,
-    evaluator: Any = None,
-    data: Any = None,
+    evaluator: Evaluator | None = None,
+    data: object = None,
     reward_weight: float = 0.0,
     prob_cut: float = 1e-4,
     p4: float = 0.1,
@@ -514,7 +524,7 @@ def search(
     )
 
 
-def best_action(board: Any, depth: int = 3, **kwargs: Any) -> tuple[int, float]:
+def best_action(board: Board, depth: int = 3, **kwargs: Any) -> tuple[int, float]:
     """The best legal move of ``board`` and its value: :func:`search` without the statistics."""
     result = search(board, depth, **kwargs)
     return result.action, result.value
