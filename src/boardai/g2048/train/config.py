@@ -16,15 +16,15 @@ class TrainConfig:
     """How an n-tuple network learns 2048 (saved in the model file, restored by ``--resume``)."""
 
     patterns: str = "4x6"
-    """Set name (seed004, 4x6, 5x6, 8x6, 2x4+2x6: PATTERN_SETS in boardai.g2048.patterns), hex
-    lists like 0123,4567, or @file."""
+    """Set name (4x6, 5x6, 8x6, 2x4+2x6, or seed004: the four 6-tuples of the original TD
+    write-up; PATTERN_SETS in boardai.g2048.patterns), hex lists like 0123,4567, or @file."""
     stages: tuple[Stage, ...] = ()
     """Multi-stage: thresholds where new weights start, a tile exponent or tiles joined by +
     (largest first); e.g. 14,14+13: one stage below 16384, one from 16384, one from 16384 with
     8192 on the board (a tuple ((14,), (14, 13)) reads the same)."""
     method: str = field(default="backward", metadata={"choices": tuple(METHODS)})
-    """backward: seed 004's update from the end of each episode; backward-greedy: re-choose
-    the next move with current weights; online: forward TD(0)."""
+    """backward: TD(0) updates from the end of each episode back to its start; backward-greedy:
+    the same, re-choosing each next move with the current weights; online: forward TD(0)."""
     alpha: float = 0.1
     """Learning rate, split over the lookups (each looked-up weight moves by alpha * error /
     lookups)."""

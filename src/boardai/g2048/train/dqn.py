@@ -47,10 +47,11 @@ class DQNConfig:
     """Hyperparameters of a DQN run (each field's docstring is its ``--help`` line)."""
 
     net: str = "afterstate"
-    """network: seed000 (Q(s,a) with the action as input), fc, conv (seed 003), strong
-    (dueling pair convolutions), afterstate (Q = r + V(afterstate))"""
+    """network: seed000 (a CNN Q(s,a) with the action as an input), fc (dense layers), conv
+    (two 2x2 convolutions), strong (dueling pair convolutions), afterstate
+    (Q = r + V(afterstate))"""
     planes: int = 16
-    """one-hot planes of the board input (seed 003 used 12)"""
+    """one-hot planes of the board input (preset seed003: 12)"""
     channels: int = 32
     """convolution channels (conv, strong)"""
     hidden: int = 128
@@ -58,17 +59,18 @@ class DQNConfig:
     fc_layers: str = "256,256"
     """fc net: widths of its hidden layers, comma-separated"""
     lookahead_input: bool = False
-    """fc net: read seed 001's lookahead2 input (the 20 boards two moves ahead)"""
+    """fc net: read the boards two moves ahead (20 boards one-hot; preset seed001)"""
     augment: bool = False
     """afterstate net: learn from each sampled afterstate in one of its 8 rotations and mirror
     images, chosen at random (a board's value has the square's symmetry; the strong preset's
     net learned slower with it here, see docs/benchmarks.md)"""
     reward: str = "log2"
-    """env reward: score, log2 or shaped (seed 003's progressive log reward)"""
+    """env reward: score, log2 or shaped (a log reward with a per-move penalty and bonuses for
+    tiles from 512; preset seed003)"""
     reward_scale: float = 1.0
     """rewards are multiplied by this before learning"""
     move_penalty: float = 0.0
-    """per-move penalty of the shaped reward (seed 003 tried 1.5)"""
+    """per-move penalty of the shaped reward (e.g. 1.5)"""
     gamma: float = 0.99
     """discount factor"""
     lr: float = 3e-4
@@ -92,7 +94,7 @@ class DQNConfig:
     loss: str = "huber"
     """TD loss: huber or mse"""
     l2: float = 0.0
-    """L2 penalty (lambda/2 * |theta|^2, seed 003's regulariser)"""
+    """L2 penalty (lambda/2 * |theta|^2)"""
     grad_clip: float = 10.0
     """clip the gradient norm to this (0: no clipping)"""
     double: bool = True
@@ -114,9 +116,10 @@ class DQNConfig:
     alpha: float = 1.0
     """entropy strategy alpha"""
     greedy_every: int = 0
-    """make every k-th episode fully greedy (seed 000: 10; 0: never)"""
+    """make every k-th episode fully greedy (preset seed000: 10; 0: never)"""
     fit_mode: str = "stream"
-    """stream (one update per train_every steps) or seed000 (collect episodes, then fit)"""
+    """stream (one update per train_every steps) or seed000 (collect whole episodes, then fit
+    on the newest plus older transitions for some epochs)"""
     episodes_per_fit: int = 20
     """seed000 mode: episodes collected between fits"""
     fit_newest: int = 1_000
@@ -124,8 +127,8 @@ class DQNConfig:
     fit_older: int = 2_000
     """seed000 mode: older transitions sampled into each fit"""
     fit_epochs: int = 100
-    """seed000 mode: epochs over each fit set (seed 000: 100; 4 learned far faster per CPU
-    second here: the labels are refreshed every 48 updates, not every 1,200)"""
+    """seed000 mode: epochs over each fit set (the write-up used 100; 4 learned far faster per
+    CPU second here: the labels are refreshed every 48 updates, not every 1,200)"""
     eval_every: int = 100_000
     """env steps between greedy evaluations (0: only at the end)"""
     eval_games: int = 100
@@ -133,7 +136,7 @@ class DQNConfig:
     save_every: int = 100_000
     """env steps between checkpoints"""
     save_replay: bool = False
-    """store the replay buffer in checkpoints (seed 000 saved its experience)"""
+    """store the replay buffer in checkpoints, so that a resumed run keeps its experience"""
     p4: float = 0.1
     """probability that a spawned tile is a 4"""
     seed: int = 0

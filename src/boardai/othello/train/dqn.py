@@ -55,8 +55,8 @@ class DQNConfig:
     preset: str = field(default="seed002", metadata={"choices": ("seed002", "strong")})
     """The preset these values started from."""
     net: str = field(default="fc", metadata={"choices": ("fc", "mlp", "conv")})
-    """fc (seed 002: one hidden layer on the board), mlp (layers hidden layers on the three
-    input planes) or conv (a residual CNN)."""
+    """fc (one hidden layer on the board, as in preset seed002), mlp (layers hidden layers on
+    the three input planes) or conv (a residual CNN)."""
     hidden: int = 64
     """Units of each hidden layer (fc, mlp) or channels (conv)."""
     layers: int = 1
@@ -88,7 +88,7 @@ class DQNConfig:
     target_every: int = 500
     """Gradient steps between target network copies."""
     all_moves: bool = True
-    """Store every legal move of each turn (seed 002), not only the one played."""
+    """Store every legal move of each turn, not only the one played."""
     double: bool = False
     """Double DQN targets."""
     huber: bool = False
