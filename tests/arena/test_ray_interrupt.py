@@ -1,0 +1,92 @@
+"""Ctrl-C on a run that plays on Ray, end to end: the command stops with exit code 130, the games
+finished so far are in its journal, and resuming it (here without Ray) plays only the missing
+games and writes the file an uninterrupted run writes."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+TIMINGS = {"seconds", "moves_per_s", "moves_per_second", "workers"}
+EVAL = ["eval", "--agent", "expectimax:depth=1", "--games", "16", "--seed", "8"]
+
+
+def _untimed(path: Path) -> Any:
+    def strip(x: Any) -> Any:
+        if isinstance(x, dict):
+            return {k: strip(v) for k, v in x.items() if k not in TIMINGS}
+        if isinstance(x, list):
+            return [strip(v) for v in x]
+        return x
+
+    return strip(json.loads(path.read_text()))
+
+
+def _boardai(args: list[str], cwd: Path) -> subprocess.Popen[str]:
+    """``boardai ARGS`` in a child that takes Ctrl-C as a terminal gives it (a child of a
+    background job would otherwise inherit SIGINT ignored)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "boardai", *args],
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "RAY_USAGE_STATS_ENABLED": "0"},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+
+
+def test_ctrl_c_on_a_ray_run_stops_it_and_resume_finishes_it(tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    journal = tmp_path / "run.jsonl"
+    child = _boardai(
+        [
+            *EVAL,
+            "--cluster",
+            "local",
+            "--workers",
+            "2",
+            "--json",
+            "ray.json",
+            "--resume",
+            str(journal),
+        ],
+        tmp_path,
+    )
+    try:
+        deadline = time.monotonic() + 180  # Ray's start on a loaded machine
+        while time.monotonic() < deadline and child.poll() is None:
+            if journal.exists() and len(journal.read_text().splitlines()) >= 1 + 2:
+                break
+            time.sleep(0.1)
+        assert child.poll() is None, child.communicate()[1][-2000:]
+        child.send_signal(signal.SIGINT)
+        _, err = child.communicate(timeout=120)
+    finally:
+        child.kill()
+    assert child.returncode == 130, err[-2000:]
+    assert "Traceback" not in err
+    done = [json.loads(line) for line in journal.read_text().splitlines()[1:] if line.strip()]
+    assert 2 <= len(done) < 16, "stopped part-way"
+
+    whole, resumed = tmp_path / "whole.json", tmp_path / "resumed.json"
+    for out, extra in ((whole, []), (resumed, ["--resume", str(journal)])):
+        finished = subprocess.run(
+            [sys.executable, "-m", "boardai", *EVAL, "--workers", "1", "--json", str(out), *extra],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert finished.returncode == 0, finished.stderr[-2000:]
+    assert _untimed(resumed) == _untimed(whole)
+    indices = [json.loads(line)["index"] for line in journal.read_text().splitlines()[1:]]
+    assert sorted(indices) == list(range(16))  # the interrupted games were not played twice
