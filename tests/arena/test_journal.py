@@ -91,8 +91,34 @@ def test_a_journal_of_another_run_is_one_line(
 ) -> None:
     journal = str(tmp_path / "m.jsonl")
     argv = ["othello", "match", "--black", "wpc", "--white", "random", "--workers", "1"]
-    assert main([*argv, "--games", "4", "--resume", journal]) == 0
+    assert main([*argv, "--games", "6", "--resume", journal]) == 0
     capsys.readouterr()
-    assert main([*argv, "--games", "6", "--resume", journal]) == 2
+    assert main([*argv, "--games", "4", "--resume", journal]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "journal of another run (games: 4 there, 6 now)" in err[0]
+    assert len(err) == 1 and "journal of another run (games: 6 there, 4 now)" in err[0]
+    assert main([*argv, "--games", "8", "--epsilon", "0.1", "--resume", journal]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "epsilon: 0.0 there, 0.1 now" in err[0]
+
+
+def test_more_games_extend_a_journal_and_fewer_are_another_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["eval", "--agent", "greedy", "--seed", "6", "--workers", "1"]
+    journal = tmp_path / "run.jsonl"
+    five = str(tmp_path / "five.json")
+    assert main([*argv, "--games", "5", "--json", five, "--resume", str(journal)]) == 0
+    first = journal.read_text().splitlines()
+    assert main([*argv, "--games", "9", "--json", str(tmp_path / "whole.json")]) == 0
+    out = str(tmp_path / "extended.json")
+    assert main([*argv, "--games", "9", "--json", out, "--resume", str(journal)]) == 0
+    lines = journal.read_text().splitlines()
+    assert json.loads(lines[0]) == {**json.loads(first[0]), "games": 9}
+    assert lines[1:6] == first[1:]  # the 5 games kept, only 4 more played
+    assert sorted(json.loads(line)["index"] for line in lines[1:]) == list(range(9))
+    assert _untimed(tmp_path / "extended.json") == _untimed(tmp_path / "whole.json")
+    capsys.readouterr()
+    assert main([*argv, "--games", "7", "--resume", str(journal)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "games: 9 there, 7 now" in err[0]
+    assert journal.read_text().splitlines() == lines  # refused: untouched

@@ -9,7 +9,10 @@ player, ``othello tournament`` one per pairing)::
     {"run": "greedy", "index": 3, "result": {"index": 3, "seed": ..., "score": 2448, ...}}
 
 Each line is flushed as it is written, so a killed process loses at most the line it was
-writing (a torn last line is dropped on reading). Results are dataclasses; a :class:`Codec`
+writing (a torn last line is dropped on reading). A run may be extended: resumed with more games
+than its header names and nothing else changed, a journal keeps its games and its header takes
+the new count (game ``i`` depends on the seed and ``i`` alone, never on how many games there
+are); fewer games than the header's is another run. Results are dataclasses; a :class:`Codec`
 turns one into a JSON-ready dict and back.
 
 >>> import tempfile, os
@@ -30,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import IO, Any, Generic, TypeVar
 
+from boardai.atomic import atomic_write
 from boardai.errors import UsageError
 
 R = TypeVar("R")
@@ -99,15 +103,19 @@ class Journal:
             except ValueError:
                 break  # a line torn by a crash: it and anything after it are dropped
             good += len(line)
+        extended = bool(lines) and _extends(lines[0], head)
         if lines:
-            if lines[0] != head:
+            if lines[0] != head and not extended:
                 raise UsageError(
                     f"{path} is the journal of another run ({_differences(lines[0], head)}); "
                     "give another --resume file or the same options"
                 )
             lines = lines[1:]
         try:
-            if good < len(raw):
+            if extended:  # the same lines under the new header, swapped in whole
+                with atomic_write(path, "w") as f:
+                    f.writelines(json.dumps(line) + "\n" for line in [head, *lines])
+            elif good < len(raw):
                 os.truncate(path, good)
             file = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
         except OSError as e:
@@ -137,6 +145,17 @@ class Journal:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _extends(found: dict[str, Any], wanted: dict[str, Any]) -> bool:
+    """Whether ``wanted`` is the run of header ``found`` with more games."""
+    old, new = found.get("games"), wanted.get("games")
+    return (
+        isinstance(old, int)
+        and isinstance(new, int)
+        and new > old
+        and {**found, "games": new} == wanted
+    )
 
 
 def _differences(found: dict[str, Any], wanted: dict[str, Any]) -> str:

@@ -27,7 +27,7 @@ def add_arena_options(p: argparse.ArgumentParser) -> None:
         "--resume",
         metavar="FILE",
         help="journal of the finished games (JSON lines): written as they finish; if FILE "
-        "exists, play only the games it lacks",
+        "exists, play only the games it lacks (more --games than it names extends the run)",
     )
 
 
