@@ -319,7 +319,6 @@ class Trainer:
         max_tiles = np.where(maxes > 0, np.left_shift(1, maxes), 0)
         return Chunk(first, scores, max_tiles, moves, restarted, seconds, cpu_seconds)
 
-
     def play(self, games: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Play seeded games ``0 .. games-1`` greedily, 1-ply, learning nothing (reading boards
         downgraded as the network was trained, like the ``ntuple`` player): per game the score,
