@@ -97,6 +97,22 @@ def test_commands_on_ray_give_the_local_results(
     capsys.readouterr()
 
 
+def test_a_sweep_on_ray_gives_the_local_results(ray_up: str, tmp_path: Path) -> None:
+    from tests.train.test_sweep import TINY, untimed
+
+    sweep = tmp_path / "tiny.toml"
+    sweep.write_text(TINY)
+    for where in (["--cluster", "local"], ["--workers", "1"]):
+        out = tmp_path / where[0].strip("-")
+        argv = ["sweep", str(sweep), "--out", str(out), *where, "--json", f"{out}.json"]
+        assert main(argv) == 0
+    on_ray = json.loads((tmp_path / "cluster.json").read_text())
+    assert len(on_ray["results"]) == 3
+    assert untimed(on_ray) == untimed(json.loads((tmp_path / "workers.json").read_text()))
+    for r in on_ray["results"]:  # each trial wrote its folder (one file system here)
+        assert (tmp_path / "cluster" / r["name"] / "model.npz").is_file()
+
+
 @dataclass(frozen=True)
 class SlowSolo(Solo):
     """2048 games that leave ``PID-INDEX`` in ``folder`` as they start; the first attempt at game

@@ -183,3 +183,24 @@ def test_a_retried_trial_goes_on_from_the_checkpoint_of_its_own_run(tmp_path: Pa
     events.clear()
     run_trial(plan, trial, folder, "run-3", hook=lambda n, e: events.append(e.done))
     assert events[0] == 0  # another run, without resume: from the start
+
+
+def test_an_othello_sweep_measures_as_the_runs_own_checks(tmp_path: Path) -> None:
+    sweep = tmp_path / "othello.toml"
+    sweep.write_text(
+        'trainer = "othello-ntuple"\n'
+        "[base]\n"
+        'tuples = "small"\nstages = 1\nepisodes = 200\neval_every = 100\neval_games = 6\n'
+        "[[trial]]\nepsilon = 0.5\n[[trial]]\nepsilon = 0.2\n"
+        "[eval]\ngames = 6\nseed = 200\n"  # the run's own check at game 200: seed 200
+    )
+    assert main(["sweep", str(sweep), "--workers", "1", "--json", str(tmp_path / "s.json")]) == 0
+    results = json.loads((tmp_path / "s.json").read_text())["results"]
+    assert {r["name"] for r in results} == {"epsilon-0.5", "epsilon-0.2"}
+    for r in results:
+        last = rows(tmp_path / "othello" / r["name"] / "progress.csv")[-1]
+        assert last["done"] == "200" and r["done"] == 200 and r["unit"] == "games"
+        assert (float(last["score_vs_wpc"]), float(last["se"])) == (
+            r["strength"]["value"],
+            r["strength"]["se"],
+        )
