@@ -178,12 +178,17 @@ def test_a_worker_killed_mid_run_loses_no_game_and_counts_none_twice(
 
 
 def test_without_ray_a_cluster_is_one_line_saying_how_to_install_it(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
+    from tests.train.test_sweep import TINY
+
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails
     assert main(["eval", "--agent", "greedy", "--games", "2", "--cluster", "local"]) == 2
     match = ["othello", "match", "--black", "wpc", "--white", "random", "--games", "2"]
     assert main([*match, "--cluster", "auto"]) == 2
+    (tmp_path / "s.toml").write_text(TINY)
+    assert main(["sweep", str(tmp_path / "s.toml"), "--cluster", "auto"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == ['boardai: error: a cluster needs Ray: pip install "boardai[ray]"'] * 2
+    assert err == ['boardai: error: a cluster needs Ray: pip install "boardai[ray]"'] * 3
+    assert not any((tmp_path / "s").iterdir())  # no trial started
     assert main(["eval", "--agent", "greedy", "--games", "2", "--workers", "1"]) == 0

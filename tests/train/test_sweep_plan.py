@@ -108,3 +108,9 @@ def test_a_mistake_in_the_file_is_one_line_before_anything_runs(
 def test_a_missing_file_is_one_line() -> None:
     with pytest.raises(UsageError, match=r"no-such\.toml"):
         read_plan("no-such.toml")
+
+
+@pytest.mark.parametrize("path", sorted(Path(__file__).parents[2].glob("examples/sweep-*.toml")))
+def test_the_example_sweeps_read(path: Path) -> None:
+    plan = read_plan(path)
+    assert len(plan.trials) >= 3 and plan.varied
