@@ -146,10 +146,10 @@ def test_engines_import_nothing_above_them(path: Path) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    sorted((SRC / "arena").rglob("*.py")) + sorted((SRC / "learn").rglob("*.py")),
+    [p for part in ("arena", "learn", "train") for p in sorted((SRC / part).rglob("*.py"))],
     ids=lambda p: p.relative_to(SRC).as_posix(),
 )
-def test_arena_and_learning_code_import_no_command_or_app(path: Path) -> None:
+def test_arena_and_training_code_import_no_command_or_app(path: Path) -> None:
     module = _module(path)
     found = [m for m in imported_modules(path.read_text(), module) if ABOVE_ARENA.match(m)]
     assert found == [], f"{module} imports {found}: the commands and apps sit above"

@@ -97,6 +97,22 @@ def test_commands_on_ray_give_the_local_results(
     capsys.readouterr()
 
 
+def test_a_sweep_on_ray_gives_the_local_results(ray_up: str, tmp_path: Path) -> None:
+    from tests.train.test_sweep import TINY, untimed
+
+    sweep = tmp_path / "tiny.toml"
+    sweep.write_text(TINY)
+    for where in (["--cluster", "local"], ["--workers", "1"]):
+        out = tmp_path / where[0].strip("-")
+        argv = ["sweep", str(sweep), "--out", str(out), *where, "--json", f"{out}.json"]
+        assert main(argv) == 0
+    on_ray = json.loads((tmp_path / "cluster.json").read_text())
+    assert len(on_ray["results"]) == 3
+    assert untimed(on_ray) == untimed(json.loads((tmp_path / "workers.json").read_text()))
+    for r in on_ray["results"]:  # each trial wrote its folder (one file system here)
+        assert (tmp_path / "cluster" / r["name"] / "model.npz").is_file()
+
+
 @dataclass(frozen=True)
 class SlowSolo(Solo):
     """2048 games that leave ``PID-INDEX`` in ``folder`` as they start; the first attempt at game
@@ -162,12 +178,17 @@ def test_a_worker_killed_mid_run_loses_no_game_and_counts_none_twice(
 
 
 def test_without_ray_a_cluster_is_one_line_saying_how_to_install_it(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
+    from tests.train.test_sweep import TINY
+
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails
     assert main(["eval", "--agent", "greedy", "--games", "2", "--cluster", "local"]) == 2
     match = ["othello", "match", "--black", "wpc", "--white", "random", "--games", "2"]
     assert main([*match, "--cluster", "auto"]) == 2
+    (tmp_path / "s.toml").write_text(TINY)
+    assert main(["sweep", str(tmp_path / "s.toml"), "--cluster", "auto"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == ['boardai: error: a cluster needs Ray: pip install "boardai[ray]"'] * 2
+    assert err == ['boardai: error: a cluster needs Ray: pip install "boardai[ray]"'] * 3
+    assert not any((tmp_path / "s").iterdir())  # no trial started
     assert main(["eval", "--agent", "greedy", "--games", "2", "--workers", "1"]) == 0

@@ -107,7 +107,7 @@ class Journal:
         if lines:
             if lines[0] != head and not extended:
                 raise UsageError(
-                    f"{path} is the journal of another run ({_differences(lines[0], head)}); "
+                    f"{path} is the journal of another run ({differences(lines[0], head)}); "
                     "give another --resume file or the same options"
                 )
             lines = lines[1:]
@@ -158,6 +158,7 @@ def _extends(found: dict[str, Any], wanted: dict[str, Any]) -> bool:
     )
 
 
-def _differences(found: dict[str, Any], wanted: dict[str, Any]) -> str:
+def differences(found: dict[str, Any], wanted: dict[str, Any]) -> str:
+    """The first three keys whose values differ, as ``key: FOUND there, WANTED now``."""
     keys = [k for k in dict.fromkeys([*wanted, *found]) if found.get(k) != wanted.get(k)]
     return ", ".join(f"{k}: {found.get(k)!r} there, {wanted.get(k)!r} now" for k in keys[:3])

@@ -347,16 +347,11 @@ def _play(args: argparse.Namespace, trainer: Any) -> tuple[Any, Any, Any, float]
 
     import numpy as np
 
-    from boardai.g2048.downgrade import downgrade_exponent
-    from boardai.g2048.train.episodes import play_games
-
-    data = trainer.network.data()
     p4 = trainer.config.p4
-    if args.depth == 1:  # downgrading as the network was trained, like the ntuple player
-        dg = downgrade_exponent(trainer.config.downgrade)
-        play_games(data, np.uint64(args.seed), 0, 1, p4, dg)  # compile outside the timing
+    if args.depth == 1:
+        trainer.play(1, args.seed)  # compile outside the timing
         t0 = time.perf_counter()
-        scores, maxes, moves = play_games(data, np.uint64(args.seed), 0, args.games, p4, dg)
+        scores, maxes, moves = trainer.play(args.games, args.seed)
         return scores, maxes, moves, time.perf_counter() - t0
 
     from boardai.cli._common import progress

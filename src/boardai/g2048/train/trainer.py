@@ -28,7 +28,7 @@ import numpy as np
 from boardai.g2048.downgrade import downgrade_exponent
 from boardai.g2048.ntuple import NTupleNetwork, stage_mask
 from boardai.g2048.train.config import TrainConfig
-from boardai.g2048.train.episodes import METHODS, SCRATCH_ROWS, train_episodes
+from boardai.g2048.train.episodes import METHODS, SCRATCH_ROWS, play_games, train_episodes
 from boardai.learn.model_file import load_model, save_model
 
 #: Model kind written in the metadata, checked on resume and by the agent.
@@ -318,6 +318,15 @@ class Trainer:
         self.seconds += seconds
         max_tiles = np.where(maxes > 0, np.left_shift(1, maxes), 0)
         return Chunk(first, scores, max_tiles, moves, restarted, seconds, cpu_seconds)
+
+    def play(self, games: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Play seeded games ``0 .. games-1`` greedily, 1-ply, learning nothing (reading boards
+        downgraded as the network was trained, like the ``ntuple`` player): per game the score,
+        the largest tile's exponent and the moves (see
+        :func:`~boardai.g2048.train.episodes.play_games`)."""
+        c = self.config
+        dg = downgrade_exponent(c.downgrade)
+        return play_games(self.network.data(), np.uint64(seed), 0, games, c.p4, dg)
 
 
 def summary_fields(chunk: Chunk) -> dict[str, Any]:

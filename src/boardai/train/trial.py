@@ -1,0 +1,130 @@
+"""One trial of a sweep, run in its own folder: train, log, measure.
+
+``DIR/NAME/`` holds the trial's model (``model.npz``, checkpointed as the learner does), its
+progress (``progress.csv``: a row per report of the run, ``done`` first) and ``trial.json``
+(its config, and the sweep run that wrote it). The sweep writes ``result.json`` once the trial
+is measured (see :mod:`boardai.train.sweep`).
+
+A trial that finds a checkpoint of its own config goes on from it instead of starting over:
+when Ray retries it after its worker or node died (the same sweep run), and in a sweep run with
+``resume`` (the trials a stopped sweep left unfinished). Runs with one thread learn the same
+however they were cut, so the model, and the strength measured, are those of a run never
+stopped; a CSV row that straddles the break averages only the episodes after it.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from boardai.learn.run import Progress
+from boardai.train.learners import MODEL, learner
+from boardai.train.plan import Plan, Trial, config_json
+
+#: The files of a trial's folder.
+CSV = "progress.csv"
+MARKER = "trial.json"
+RESULT = "result.json"
+
+#: ``hook(trial name, event)``: a trial's progress, where the sweep can watch it.
+TrialHook = Callable[[str, Progress], None]
+
+
+def run_trial(
+    plan: Plan,
+    trial: Trial,
+    folder: Path,
+    run_id: str,
+    *,
+    resume: bool = False,
+    hook: TrialHook | None = None,
+) -> dict[str, Any]:
+    """Train ``trial`` into ``folder`` and measure it; returns its result (JSON-ready).
+
+    Args:
+        run_id: the sweep run's id: a checkpoint this run wrote (a retried trial) is gone on
+            from, one of another run only with ``resume``.
+        resume: go on from a checkpoint of the same config, whichever run wrote it.
+        hook: gets the training run's progress events.
+    """
+    from boardai.atomic import atomic_write
+    from boardai.g2048.train.report import CsvLog
+
+    chosen = learner(plan.trainer)
+    start = time.perf_counter()
+    folder.mkdir(parents=True, exist_ok=True)
+    model, marker = folder / MODEL, folder / MARKER
+    config = config_json(trial.config)
+    previous = _read_json(marker)
+    go_on = (
+        model.exists()
+        and previous is not None
+        and previous.get("config") == config
+        and (resume or previous.get("run") == run_id)
+    )
+    if not go_on:
+        for stale in (model, folder / CSV):
+            stale.unlink(missing_ok=True)
+    with atomic_write(marker, "w", encoding="utf-8") as f:
+        json.dump({"trainer": plan.trainer, "config": config, "run": run_id}, f, indent=2)
+    log = CsvLog(folder / CSV, append=go_on)  # (without go_on: a fresh file)
+
+    def on_progress(event: Progress) -> None:
+        nonlocal log
+        if event.kind == "start" and go_on:  # rows past the checkpoint are played again
+            _keep_rows(folder / CSV, event.done)
+            log = CsvLog(folder / CSV, append=True)
+        if event.stats is not None:
+            log.write({"done": event.done, **event.stats})
+        if hook is not None:
+            hook(trial.name, event)
+
+    summary = chosen.train(
+        trial.config, model, resume=model if go_on else None, on_progress=on_progress
+    )
+    strength = chosen.evaluate(model, plan.evaluation)
+    return {
+        "name": trial.name,
+        "trainer": plan.trainer,
+        "values": trial.values,
+        "config": config,
+        "unit": summary["unit"],
+        "done": summary["done"],
+        "strength": {
+            "metric": chosen.metric,
+            "seed": plan.evaluation.seed,
+            **strength,
+        },
+        "files": {"model": MODEL, "csv": CSV},
+        "seconds": round(time.perf_counter() - start, 3),
+        "host": socket.gethostname(),
+    }
+
+
+def _read_json(path: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _keep_rows(path: Path, done: int) -> None:
+    """Drop the rows of the CSV at ``path`` past ``done`` units (its first column), keeping
+    the others as they are written."""
+    import csv
+
+    from boardai.atomic import atomic_write
+
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    except FileNotFoundError:
+        return
+    kept = lines[:1] + [ln for ln in lines[1:] if float(next(csv.reader([ln]))[0]) <= done]
+    if len(kept) < len(lines):
+        with atomic_write(path, "w", encoding="utf-8", newline="") as f:
+            f.write("".join(kept))
