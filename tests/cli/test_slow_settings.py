@@ -84,7 +84,7 @@ def test_eval_warns_before_the_games(
     def no_games(spec: str, args: Any, *rest: Any, **kw: Any) -> RunResult:
         return RunResult(spec, args.seed, args.games, 2)
 
-    monkeypatch.setattr("boardai.cli.eval.play_with_progress", no_games)
+    monkeypatch.setattr("boardai.cli.g2048.eval.play_with_progress", no_games)
     spec = "expectimax:depth=9,prob_cut=1e-6"
     assert main(["eval", "--agent", spec, "--games", "1", "--workers", "2"]) == 130
     assert f"boardai: warning: {spec}: depth 9" in capsys.readouterr().err
