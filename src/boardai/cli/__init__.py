@@ -107,6 +107,16 @@ class App:
         self._group(name)
         return table.choices[last]
 
+    def find(self, path: str) -> argparse.ArgumentParser:
+        """The parser of command or group ``path`` ("2048 eval"; an alias, "eval", too)."""
+        parser = self.parser
+        for word in path.split():
+            table = parser._subparsers._group_actions[0] if parser._subparsers else None
+            if not isinstance(table, _SubParsers) or word not in table.choices:
+                raise KeyError(f"no command {path!r}")
+            parser = table.choices[word]
+        return parser
+
     def command(
         self,
         path: str,
