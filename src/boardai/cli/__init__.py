@@ -102,10 +102,8 @@ class App:
 
     def group(self, name: str) -> argparse.ArgumentParser:
         """The parser of command group ``name``, e.g. to run a command when none is given."""
-        *above, last = name.split()
-        table = self._group(" ".join(above)) if above else self._root
         self._group(name)
-        return table.choices[last]
+        return self.find(name)
 
     def find(self, path: str) -> argparse.ArgumentParser:
         """The parser of command or group ``path`` ("2048 eval"; an alias, "eval", too)."""
