@@ -1,6 +1,6 @@
 """Game records: one JSON object per line, for 2048 and Othello alike.
 
-:func:`read_records` also opens a ``boardai eval --json`` file: the records kept in its
+:func:`read_records` also opens a ``boardai 2048 eval --json`` file: the records kept in its
 games (each game's ``"record"``).
 
 A 2048 record is :meth:`boardai.g2048.game.Game.to_record` (seed, rules, start tiles, moves
@@ -54,7 +54,7 @@ class Frame:
 
 def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     """Every record of a JSON-lines file (blank lines are skipped), or of the games of a
-    ``boardai eval --json`` file.
+    ``boardai 2048 eval --json`` file.
 
     Raises:
         UsageError: the file is missing, or a line is not a JSON object with a known game,
@@ -96,7 +96,9 @@ def _eval_records(path: Path, text: str) -> list[dict[str, Any]] | None:
         return None
     records = [g["record"] for g in data["results"] if isinstance(g, dict) and "record" in g]
     if data["results"] and not records:
-        raise UsageError(f"{path}: an eval --json file without game records (rerun boardai eval)")
+        raise UsageError(
+            f"{path}: an eval --json file without game records (rerun boardai 2048 eval)"
+        )
     for k, record in enumerate(records):
         try:
             game_of(record)

@@ -1,5 +1,5 @@
 """Rich tables for 2048 results: the score summary, seed 004's tile reach table and seed 000's
-score buckets. Shared by ``boardai random``, the arena and the training reports."""
+score buckets. Shared by ``boardai 2048 random``, the arena and the training reports."""
 
 from __future__ import annotations
 

@@ -73,7 +73,7 @@ def test_wilson_interval_is_honest_at_the_edges():
 
 @pytest.mark.parametrize("spec", ["expectimax:depth=-1", "nosuchagent", "greedy:x=1"])
 def test_bad_spec_is_one_line_and_exit_2(spec, capsys):
-    assert main(["eval", "--agent", spec, "--games", "2"]) == 2
+    assert main(["2048", "eval", "--agent", spec, "--games", "2"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("boardai: error:")
 
@@ -81,7 +81,7 @@ def test_bad_spec_is_one_line_and_exit_2(spec, capsys):
 def test_eval_writes_every_file(tmp_path, capsys):
     paths = {k: tmp_path / f"out.{k}" for k in ("json", "csv", "png", "jsonl")}
     code = main([
-        "eval", "--agent", "greedy", "--games", "4", "--seed", "2", "--workers", "1",
+        "2048", "eval", "--agent", "greedy", "--games", "4", "--seed", "2", "--workers", "1",
         "--json", str(paths["json"]), "--csv", str(paths["csv"]), "--plot", str(paths["png"]),
         "--record", str(paths["jsonl"]), "--buckets", "500",
     ])  # fmt: skip
@@ -95,13 +95,12 @@ def test_eval_writes_every_file(tmp_path, capsys):
 
 
 def test_compare_and_watch(tmp_path, capsys):
-    assert main(["compare", "--agents", "random", "greedy", "--games", "3", "--workers", "1"]) == 0
+    compare = ["2048", "compare", "--agents", "random", "greedy", "--games", "3"]
+    assert main([*compare, "--workers", "1"]) == 0
     assert "greedy" in capsys.readouterr().out
     record = tmp_path / "w.jsonl"
-    assert (
-        main(["watch", "--agent", "greedy", "--seed", "1", "--delay", "0", "--record", str(record)])
-        == 0
-    )
+    watch = ["2048", "watch", "--agent", "greedy", "--seed", "1", "--delay", "0"]
+    assert main([*watch, "--record", str(record)]) == 0
     out = capsys.readouterr().out
     assert "game over: score" in out
     game = Game.from_record(json.loads(record.read_text()))
@@ -109,7 +108,8 @@ def test_compare_and_watch(tmp_path, capsys):
 
 
 def test_bench_search_json(capsys):
-    assert main(["bench", "search", "--depths", "1", "2", "--positions", "5", "--json"]) == 0
+    bench = ["2048", "bench", "search", "--depths", "1", "2", "--positions", "5"]
+    assert main([*bench, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert set(data["depths"]) == {"1", "2"}
     assert data["depths"]["2"]["nodes_per_s"] > 0 and data["depths"]["1"]["moves_per_s"] > 0
@@ -120,7 +120,7 @@ def test_watch_in_a_terminal_redraws_and_ends():
 
     import pexpect
 
-    args = ["-m", "boardai", "watch", "--agent", "expectimax:preset=fast", "--seed", "2"]
+    args = ["-m", "boardai", "2048", "watch", "--agent", "expectimax:preset=fast", "--seed", "2"]
     child = pexpect.spawn(sys.executable, [*args, "--delay", "0"], encoding="utf-8", timeout=120)
     child.expect("moves")  # the live board
     child.expect(r"game over: score \d+, max tile \d+")
@@ -132,7 +132,7 @@ def test_watch_in_a_terminal_redraws_and_ends():
 def test_eval_json_opens_in_replay_and_render(tmp_path, capsys):
     path = tmp_path / "x.json"
     args = ["--agent", "greedy", "--games", "3", "--workers", "1", "--json", str(path)]
-    assert main(["eval", *args]) == 0
+    assert main(["2048", "eval", *args]) == 0
     games = json.loads(path.read_text())["results"]
     assert [g["record"]["index"] for g in games] == [0, 1, 2]
     assert RunResult.read_json(path).records[2] == games[2]["record"]

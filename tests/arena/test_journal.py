@@ -43,7 +43,7 @@ def _stop_after(n: int) -> Any:
 def test_eval_interrupted_then_resumed_writes_the_uninterrupted_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["eval", "--agent", "greedy", "--games", "20", "--seed", "4", "--workers", "2"]
+    argv = ["2048", "eval", "--agent", "greedy", "--games", "20", "--seed", "4", "--workers", "2"]
     assert main([*argv, "--json", str(tmp_path / "whole.json")]) == 0
     journal = tmp_path / "run.jsonl"
     header = {"command": "eval", "players": ["greedy"], "seed": 4, "games": 20, "records": True}
@@ -104,7 +104,7 @@ def test_a_journal_of_another_run_is_one_line(
 def test_more_games_extend_a_journal_and_fewer_are_another_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["eval", "--agent", "greedy", "--seed", "6", "--workers", "1"]
+    argv = ["2048", "eval", "--agent", "greedy", "--seed", "6", "--workers", "1"]
     journal = tmp_path / "run.jsonl"
     five = str(tmp_path / "five.json")
     assert main([*argv, "--games", "5", "--json", five, "--resume", str(journal)]) == 0

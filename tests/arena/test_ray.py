@@ -67,8 +67,8 @@ def _json(path: Path) -> Any:
 @pytest.mark.parametrize(
     "argv",
     [
-        ["eval", "--agent", "greedy", "--games", "12", "--seed", "5"],
-        ["compare", "--agents", "random", "greedy", "--games", "6", "--seed", "2"],
+        ["2048", "eval", "--agent", "greedy", "--games", "12", "--seed", "5"],
+        ["2048", "compare", "--agents", "random", "greedy", "--games", "6", "--seed", "2"],
         ["othello", "match", "--black", "wpc", "--white", "random", "--games", "10", "--seed", "3"],
         [
             "othello",
@@ -183,7 +183,7 @@ def test_without_ray_a_cluster_is_one_line_saying_how_to_install_it(
     from tests.train.test_sweep import TINY
 
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails
-    assert main(["eval", "--agent", "greedy", "--games", "2", "--cluster", "local"]) == 2
+    assert main(["2048", "eval", "--agent", "greedy", "--games", "2", "--cluster", "local"]) == 2
     match = ["othello", "match", "--black", "wpc", "--white", "random", "--games", "2"]
     assert main([*match, "--cluster", "auto"]) == 2
     (tmp_path / "s.toml").write_text(TINY)
@@ -191,4 +191,4 @@ def test_without_ray_a_cluster_is_one_line_saying_how_to_install_it(
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ['boardai: error: a cluster needs Ray: pip install "boardai[ray]"'] * 3
     assert not any((tmp_path / "s").iterdir())  # no trial started
-    assert main(["eval", "--agent", "greedy", "--games", "2", "--workers", "1"]) == 0
+    assert main(["2048", "eval", "--agent", "greedy", "--games", "2", "--workers", "1"]) == 0

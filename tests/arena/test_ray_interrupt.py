@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 TIMINGS = {"seconds", "moves_per_s", "moves_per_second", "workers"}
-EVAL = ["eval", "--agent", "expectimax:depth=1", "--games", "16", "--seed", "8"]
+EVAL = ["2048", "eval", "--agent", "expectimax:depth=1", "--games", "16", "--seed", "8"]
 
 
 def _untimed(path: Path) -> Any:

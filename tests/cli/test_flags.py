@@ -80,10 +80,10 @@ def test_a_bad_value_is_one_usage_error() -> None:
 
 
 COMMANDS = {
-    "train ntuple": ("boardai.g2048.train.ntuple_run", "NTupleRun", {"pool_size", "extra"}),
-    "train othello-ntuple": ("boardai.othello.train.ntuple_trainer", "NTupleConfig", set()),
-    "train othello-dqn": ("boardai.othello.train.dqn", "DQNConfig", set()),
-    "train dqn": ("boardai.g2048.train.dqn_run", "DQNRun", set()),
+    "2048 train ntuple": ("boardai.g2048.train.ntuple_run", "NTupleRun", {"pool_size", "extra"}),
+    "othello train ntuple": ("boardai.othello.train.ntuple_trainer", "NTupleConfig", set()),
+    "othello train dqn": ("boardai.othello.train.dqn", "DQNConfig", set()),
+    "2048 train dqn": ("boardai.g2048.train.dqn_run", "DQNRun", set()),
 }
 
 
@@ -93,9 +93,7 @@ def test_training_commands_take_their_flags_from_the_config(command: str) -> Non
 
     module, name, left_out = COMMANDS[command]
     cls = getattr(importlib.import_module(module), name)
-    group, sub = command.split()
-    parser = build_app().parser._subparsers._group_actions[0].choices[group]  # type: ignore[union-attr]
-    parser = parser._subparsers._group_actions[0].choices[sub]  # type: ignore[union-attr]
+    parser = build_app().find(command)
     parser.format_help()  # the flags are added when the command is first used
     actions = _actions(parser)
     docs = field_docs(cls)
@@ -120,19 +118,22 @@ def test_training_commands_take_their_flags_from_the_config(command: str) -> Non
 @pytest.mark.parametrize(
     ("argv", "says"),
     [
-        (["train", "ntuple", "--alpha", "-1"], "alpha must be > 0, got -1.0"),
-        (["train", "ntuple", "--restart-at", "8"], "restart thresholds need a restart probability"),
-        (["train", "othello-ntuple", "--alpha", "2"], "alpha must be in (0, 1], got 2.0"),
-        (["train", "othello-ntuple", "--stages", "99"], "stages must be in 1..30, got 99"),
-        (["train", "othello-dqn", "--gamma", "2"], "gamma must be in [0, 1]"),
-        (["train", "dqn", "--loss", "l1"], "loss must be huber or mse"),
-        (["train", "dqn", "--steps", "0"], "steps must be >= 1, got 0"),
+        (["2048", "train", "ntuple", "--alpha", "-1"], "alpha must be > 0, got -1.0"),
+        (
+            ["2048", "train", "ntuple", "--restart-at", "8"],
+            "restart thresholds need a restart probability",
+        ),
+        (["othello", "train", "ntuple", "--alpha", "2"], "alpha must be in (0, 1], got 2.0"),
+        (["othello", "train", "ntuple", "--stages", "99"], "stages must be in 1..30, got 99"),
+        (["othello", "train", "dqn", "--gamma", "2"], "gamma must be in [0, 1]"),
+        (["2048", "train", "dqn", "--loss", "l1"], "loss must be huber or mse"),
+        (["2048", "train", "dqn", "--steps", "0"], "steps must be >= 1, got 0"),
     ],
 )
 def test_a_bad_value_on_the_command_line_is_one_line_and_exit_2(
     argv: list[str], says: str, tmp_path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    out = tmp_path / ("run" if argv[1] == "dqn" else "m.npz")
+    out = tmp_path / ("run" if argv[:3] == ["2048", "train", "dqn"] else "m.npz")
     assert main([*argv, "--out", str(out)]) == 2
     captured = capsys.readouterr()
     assert captured.err.strip() == f"boardai: error: {says}" or (
@@ -144,7 +145,7 @@ def test_a_bad_value_on_the_command_line_is_one_line_and_exit_2(
 
 def test_a_value_of_the_wrong_type_is_argparses_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as e:
-        main(["train", "othello-ntuple", "--alpha", "fast", "--out", "x.npz"])
+        main(["othello", "train", "ntuple", "--alpha", "fast", "--out", "x.npz"])
     assert e.value.code == 2
     assert "argument --alpha: invalid float value: 'fast'" in capsys.readouterr().err
 

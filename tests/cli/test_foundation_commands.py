@@ -21,15 +21,18 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_help_lists_commands_and_examples() -> None:
     out = run_cli("--help").stdout
+    for command in ("2048", "othello", "models"):
+        assert f"\n    {command} " in out
+    out = run_cli("2048", "--help").stdout
     for command in ("play", "random", "bench"):
-        assert command in out
-    assert "examples:" in run_cli("random", "--help").stdout
-    assert "examples:" in run_cli("bench", "engine", "--help").stdout
+        assert f"\n    {command} " in out
+    assert "examples:" in run_cli("2048", "random", "--help").stdout
+    assert "examples:" in run_cli("2048", "bench", "engine", "--help").stdout
 
 
 def test_play_in_a_terminal() -> None:
     child = pexpect.spawn(
-        BOARDAI[0], [*BOARDAI[1:], "play", "--seed", "7"], encoding="utf-8", timeout=60
+        BOARDAI[0], [*BOARDAI[1:], "2048", "play", "--seed", "7"], encoding="utf-8", timeout=60
     )
     child.expect("score 0")
     expected = Game(seed=7)
@@ -56,7 +59,7 @@ def test_play_from_a_pipe_with_wasd_and_hjkl() -> None:
         g.move(a)
         keys += (names if i % 2 else vi)[a]
     out = subprocess.run(
-        [*BOARDAI, "play", "--seed", "3"],
+        [*BOARDAI, "2048", "play", "--seed", "3"],
         input=keys + "q",
         capture_output=True,
         text=True,
@@ -68,19 +71,19 @@ def test_play_from_a_pipe_with_wasd_and_hjkl() -> None:
 
 def test_random_reports_the_baseline(tmp_path: pytest.TempPathFactory) -> None:
     path = tmp_path / "r.json"  # type: ignore[operator]
-    out = run_cli("random", "--games", "500", "--seed", "4", "--json", str(path))
+    out = run_cli("2048", "random", "--games", "500", "--seed", "4", "--json", str(path))
     assert out.returncode == 0, out.stderr
     assert "average score" in out.stdout and "reached" in out.stdout
     data = json.loads(path.read_text())
     assert len(data["games"]) == 500
     assert 800 < data["summary"]["mean"] < 1400  # seed 000's baseline: about 1,000 points
-    again = run_cli("random", "--games", "500", "--seed", "4", "--json", str(path))
+    again = run_cli("2048", "random", "--games", "500", "--seed", "4", "--json", str(path))
     assert json.loads(path.read_text()) == data and again.returncode == 0
 
 
 def test_bench_engine_json() -> None:
     out = run_cli(
-        "bench", "engine", "--json", "--games", "20", "--repeat", "1", "--py-boards", "200"
+        "2048", "bench", "engine", "--json", "--games", "20", "--repeat", "1", "--py-boards", "200"
     )
     data = json.loads(out.stdout)
     assert data["slides_per_s"] > 0 and data["py_slides_per_s"] > 0
@@ -89,10 +92,10 @@ def test_bench_engine_json() -> None:
 @pytest.mark.parametrize(
     "argv",
     [
-        ["random", "--games", "0"],
-        ["random", "--games", "ten"],
-        ["random", "--p4", "2"],
-        ["random", "--start-tiles", "17"],
+        ["2048", "random", "--games", "0"],
+        ["2048", "random", "--games", "ten"],
+        ["2048", "random", "--p4", "2"],
+        ["2048", "random", "--start-tiles", "17"],
         ["nosuchcommand"],
     ],
 )

@@ -18,7 +18,7 @@ def test_deep_perft_needs_force_and_says_how_long(
     depth: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     start = time.perf_counter()
-    assert main(["perft", "othello", depth]) == 2
+    assert main(["othello", "perft", depth]) == 2
     assert time.perf_counter() - start < 5  # nothing was counted (13 plies take minutes)
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "add --force" in err
@@ -29,9 +29,9 @@ def test_perft_help_gives_the_bound_and_force_runs_small_depths(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     with pytest.raises(SystemExit):
-        main(["perft", "othello", "--help"])
+        main(["othello", "perft", "--help"])
     assert "above 12" in " ".join(capsys.readouterr().out.split())
-    assert main(["perft", "othello", "5", "--force"]) == 0
+    assert main(["othello", "perft", "5", "--force"]) == 0
     assert "perft(5) = 1,396" in capsys.readouterr().out
 
 
@@ -84,7 +84,7 @@ def test_eval_warns_before_the_games(
     def no_games(spec: str, args: Any, *rest: Any, **kw: Any) -> RunResult:
         return RunResult(spec, args.seed, args.games, 2)
 
-    monkeypatch.setattr("boardai.cli.eval.play_with_progress", no_games)
+    monkeypatch.setattr("boardai.cli.g2048.eval.play_with_progress", no_games)
     spec = "expectimax:depth=9,prob_cut=1e-6"
-    assert main(["eval", "--agent", spec, "--games", "1", "--workers", "2"]) == 130
+    assert main(["2048", "eval", "--agent", spec, "--games", "1", "--workers", "2"]) == 130
     assert f"boardai: warning: {spec}: depth 9" in capsys.readouterr().err

@@ -23,13 +23,19 @@ def _one_error_line(err: str) -> str:
 @pytest.mark.parametrize(
     ("argv", "says"),
     [
-        (["eval", "--agent", "random", "--games", "3", "--json", "/proc/x/x.json"], "--json"),
-        (["eval", "--agent", "random", "--games", "3", "--plot", "/proc/x/p.png"], "--plot"),
-        (["compare", "--agents", "random", "greedy", "--json", "/proc/x/c.json"], "--json"),
-        (["train", "ntuple", "--out", "/proc/x/z.npz"], "--out /proc/x/z.npz"),
-        (["train", "dqn", "--out", "/proc/x"], "--out /proc/x"),
-        (["train", "othello-ntuple", "--out", "/proc/x/o.npz"], "--out"),
-        (["perft", "othello", "3", "--json", "/proc/x/p.json"], "--json"),
+        (
+            ["2048", "eval", "--agent", "random", "--games", "3", "--json", "/proc/x/x.json"],
+            "--json",
+        ),
+        (
+            ["2048", "eval", "--agent", "random", "--games", "3", "--plot", "/proc/x/p.png"],
+            "--plot",
+        ),
+        (["2048", "compare", "--agents", "random", "greedy", "--json", "/proc/x/c.json"], "--json"),
+        (["2048", "train", "ntuple", "--out", "/proc/x/z.npz"], "--out /proc/x/z.npz"),
+        (["2048", "train", "dqn", "--out", "/proc/x"], "--out /proc/x"),
+        (["othello", "train", "ntuple", "--out", "/proc/x/o.npz"], "--out"),
+        (["othello", "perft", "3", "--json", "/proc/x/p.json"], "--json"),
         (["othello", "match", "--black", "random", "--white", "wpc", "--json", "/proc/x/m"], ""),
     ],
 )
@@ -58,7 +64,7 @@ def test_output_checks_name_the_problem(tmp_path: Path) -> None:
 
 
 def test_eval_results_are_not_lost_when_the_write_fails(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["eval", "--agent", "random", "--games", "3", "--workers", "1"]
+    argv = ["2048", "eval", "--agent", "random", "--games", "3", "--workers", "1"]
     assert main([*argv, "--record", "/dev/full"]) == 2
     out, err = capsys.readouterr()
     line = _one_error_line(err)

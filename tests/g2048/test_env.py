@@ -198,6 +198,7 @@ def test_bench_env_command_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert (
         main(
             [
+                "2048",
                 "bench",
                 "env",
                 "--steps",

@@ -130,7 +130,7 @@ def test_approximate_board_caps_wide_tiles():
 
 
 def test_batch_search_matches_single_searches():
-    from boardai.cli.bench_search import bench_positions
+    from boardai.cli.g2048.bench_search import bench_positions
 
     boards = bench_positions(12)
     packed = np.array([int(b) for b in boards], np.uint64)

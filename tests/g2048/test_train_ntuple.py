@@ -17,6 +17,9 @@ from boardai.g2048.train.episodes import _lambda_return
 from boardai.g2048.train.trainer import Trainer
 from tests.naive import ntuple as naive
 
+#: The command these tests run.
+TRAIN = ["2048", "train", "ntuple"]
+
 TINY = "0123,4567,0145"
 
 
@@ -106,7 +109,7 @@ def test_cli_reports_the_restarts_apart(tmp_path, capsys) -> None:
     restart columns) keeps its columns when a run appends to it."""
     out, table = tmp_path / "m.npz", tmp_path / "log.csv"
     table.write_text("episode,avg\n100,1.0\n")
-    args = ["train", "ntuple", "--patterns", TINY, "--out", str(out), "--quiet", "--csv"]
+    args = [*TRAIN, "--patterns", TINY, "--out", str(out), "--quiet", "--csv"]
     more = ["--restart", "0.5", "--restart-at", "8", "--report-every", "300"]
     assert main([*args, str(tmp_path / "new.csv"), "--episodes", "300", *more]) == 0
     with (tmp_path / "new.csv").open() as f:
@@ -259,8 +262,7 @@ def test_load_rejects_a_model_without_training_state(tmp_path) -> None:
 def test_cli_trains_reports_and_resumes(tmp_path, capsys) -> None:
     out, table, png = tmp_path / "m.npz", tmp_path / "log.csv", tmp_path / "curve.png"
     common = [
-        "train",
-        "ntuple",
+        *TRAIN,
         "--patterns",
         TINY,
         "--out",
@@ -285,7 +287,7 @@ def test_cli_reports_whole_intervals_from_short_calls(tmp_path, capsys) -> None:
     """The command trains in calls of about a second (so Ctrl-C is quick), yet reports over
     whole intervals and learns exactly what one long call learns."""
     out = tmp_path / "m.npz"
-    args = ["train", "ntuple", "--patterns", TINY, "--out", str(out), "--quiet"]
+    args = [*TRAIN, "--patterns", TINY, "--out", str(out), "--quiet"]
     assert main([*args, "--episodes", "400", "--report-every", "400"]) == 0
     one = Trainer(TrainConfig(patterns=TINY))
     chunk = one.train(400)
@@ -297,20 +299,21 @@ def test_cli_reports_whole_intervals_from_short_calls(tmp_path, capsys) -> None:
 def test_cli_errors(tmp_path, capsys) -> None:
     bad = tmp_path / "bad.npz"
     bad.write_text("not a model")
-    assert main(["train", "ntuple", "--resume", str(bad), "--out", str(tmp_path / "m.npz")]) == 2
+    assert main([*TRAIN, "--resume", str(bad), "--out", str(tmp_path / "m.npz")]) == 2
     assert "bad.npz" in capsys.readouterr().err
-    assert main(["train", "ntuple", "--patterns", "zz", "--out", str(tmp_path / "m.npz")]) == 2
-    assert main(["train", "ntuple", "--stages", "x", "--out", str(tmp_path / "m.npz")]) == 2
-    assert main(["train", "ntuple", "--stages", "14+13,14", "--out", str(tmp_path / "m.npz")]) == 2
+    assert main([*TRAIN, "--patterns", "zz", "--out", str(tmp_path / "m.npz")]) == 2
+    assert main([*TRAIN, "--stages", "x", "--out", str(tmp_path / "m.npz")]) == 2
+    assert main([*TRAIN, "--stages", "14+13,14", "--out", str(tmp_path / "m.npz")]) == 2
     assert "must increase" in capsys.readouterr().err
     bad_at = ["--restart", "0.5", "--restart-at", "16384"]
-    assert main(["train", "ntuple", *bad_at, "--out", str(tmp_path / "m.npz")]) == 2
+    assert main([*TRAIN, *bad_at, "--out", str(tmp_path / "m.npz")]) == 2
     assert "--restart-at: stage '16384': exponents must be in 1..15" in capsys.readouterr().err
-    assert main(["train", "ntuple", "--downgrade", "100", "--out", str(tmp_path / "m.npz")]) == 2
+    assert main([*TRAIN, "--downgrade", "100", "--out", str(tmp_path / "m.npz")]) == 2
     assert "downgrade must be 0 or a tile from 4 to 32768, got 100" in capsys.readouterr().err
     assert (
         main(
             [
+                "2048",
                 "train",
                 "ntuple",
                 "--method",
@@ -331,6 +334,7 @@ def test_bench_command(tmp_path, capsys) -> None:
     assert (
         main(
             [
+                "2048",
                 "bench",
                 "ntuple",
                 "--model",
@@ -350,7 +354,7 @@ def test_bench_command(tmp_path, capsys) -> None:
 
 def test_resume_can_switch_to_tc(tmp_path, capsys) -> None:
     out = tmp_path / "m.npz"
-    base = ["train", "ntuple", "--patterns", "0123", "--out", str(out), "--report-every", "50"]
+    base = [*TRAIN, "--patterns", "0123", "--out", str(out), "--report-every", "50"]
     assert main([*base, "--episodes", "50", "--optimistic", "1000"]) == 0
     assert main([*base, "--episodes", "100", "--resume", str(out), "--tc", "--alpha", "1.0"]) == 0
     assert "now with" in capsys.readouterr().out
@@ -365,7 +369,7 @@ def test_resume_applies_options_given_even_at_their_default(tmp_path, capsys) ->
     """``--alpha 0.1`` (the default for a new run) on resume sets alpha back to 0.1; leaving
     an option out keeps the saved value."""
     out = tmp_path / "m.npz"
-    base = ["train", "ntuple", "--patterns", "0123", "--out", str(out), "--report-every", "50"]
+    base = [*TRAIN, "--patterns", "0123", "--out", str(out), "--report-every", "50"]
     assert main([*base, "--episodes", "50", "--alpha", "0.01", "--restart", "0.5"]) == 0
     assert main([*base, "--episodes", "100", "--resume", str(out), "--alpha", "0.1"]) == 0
     assert "now with {'alpha': 0.1}" in capsys.readouterr().out
@@ -382,7 +386,7 @@ def test_resume_applies_options_given_even_at_their_default(tmp_path, capsys) ->
 def test_stages_past_the_downgrade_tile_get_a_note(tmp_path, capsys) -> None:
     """Stages at or above the downgrade tile are read only by boards of many different tiles:
     the training says so once, and says nothing for stages below it."""
-    base = ["train", "ntuple", "--patterns", "0123", "--episodes", "10", "--report-every", "10"]
+    base = [*TRAIN, "--patterns", "0123", "--episodes", "10", "--report-every", "10"]
     out = str(tmp_path / "m.npz")
     assert main([*base, "--stages", "7,8+7", "--downgrade", "256", "--out", out]) == 0
     assert (
@@ -400,7 +404,7 @@ def test_split_stages_starts_every_stage_from_the_trained_weights(tmp_path, caps
     from boardai.g2048 import Board
 
     out = tmp_path / "m.npz"
-    base = ["train", "ntuple", "--patterns", TINY, "--out", str(out), "--report-every", "100"]
+    base = [*TRAIN, "--patterns", TINY, "--out", str(out), "--report-every", "100"]
     assert main([*base, "--episodes", "200", "--tc", "--alpha", "0.5"]) == 0
     before = Trainer.load(out)
     boards = [Board.from_exponents(c + [0] * (16 - len(c))) for c in ([7, 6, 1], [5, 3], [8, 1])]
@@ -428,12 +432,12 @@ def test_add_patterns_grows_the_network_keeping_every_value(tmp_path, capsys) ->
     from boardai.g2048 import Board
 
     out = tmp_path / "m.npz"
-    base = ["train", "ntuple", "--patterns", "0123,4567", "--out", str(out)]
-    base += ["--report-every", "100", "--stages", "7"]
+    first = [*TRAIN, "--patterns", "0123,4567", "--out", str(out)]
+    base = [*first, "--report-every", "100", "--stages", "7"]
     assert main([*base, "--episodes", "200", "--tc", "--alpha", "0.5"]) == 0
     before = Trainer.load(out)
     grow = ["--resume", str(out), "--add-patterns", "0145"]
-    assert main([*base[:6], "--episodes", "200", *grow]) == 0
+    assert main([*first, "--episodes", "200", *grow]) == 0
     grown = Trainer.load(out)
     assert grown.network.patterns == ((0, 1, 2, 3), (4, 5, 6, 7), (0, 1, 4, 5))
     assert grown.config.patterns == "0123,4567,0145" and grown.network.n_stages == 2
@@ -448,7 +452,7 @@ def test_add_patterns_grows_the_network_keeping_every_value(tmp_path, capsys) ->
         assert a[:old].any() and not a[old:].any()
     grown.train(100)
     assert grown.network.weights[old:new].any()  # the new pattern learns
-    assert main([*base[:6], "--episodes", "300", *grow]) == 2  # 0145 is there now
+    assert main([*first, "--episodes", "300", *grow]) == 2  # 0145 is there now
     assert "there already" in capsys.readouterr().err
     assert main([*base, "--episodes", "10", "--add-patterns", "0145"]) == 2
 

@@ -18,6 +18,9 @@ from boardai.g2048.qnet import QInputs, load_checkpoint, q_forward
 from boardai.g2048.rewards import move_log2_reward
 from boardai.g2048.train.dqn import DQNConfig, DQNTrainer, preset_config, q_forward_action
 
+#: The command these tests run.
+TRAIN = ["2048", "train", "dqn"]
+
 TINY = {
     "net": "fc",
     "planes": 12,
@@ -37,6 +40,7 @@ def test_short_run_checkpoints_resumes_evaluates_and_plays_legally(
     out = tmp_path / "run"
     code = main(
         [
+            "2048",
             "train",
             "dqn",
             "--steps",
@@ -52,7 +56,7 @@ def test_short_run_checkpoints_resumes_evaluates_and_plays_legally(
         assert (out / name).is_file(), name
     first = load_checkpoint(out / "checkpoint.pt")["counters"]
     assert first["env_steps"] >= 200 and first["updates"] > 0
-    args = ["train", "dqn", "--resume", "--steps", "400", "--lr", "0.0005", "--out", str(out)]
+    args = [*TRAIN, "--resume", "--steps", "400", "--lr", "0.0005", "--out", str(out)]
     assert main(args) == 0
     state = load_checkpoint(out / "checkpoint.pt")
     assert state["config"]["lr"] == 0.0005  # an option given on --resume applies ...
@@ -62,7 +66,7 @@ def test_short_run_checkpoints_resumes_evaluates_and_plays_legally(
     evaluations = []
     for seed in ("1000000", "1000000", "7"):
         capsys.readouterr()
-        args = ["train", "dqn", "--out", str(out), "--evaluate", "6", "--json"]
+        args = [*TRAIN, "--out", str(out), "--evaluate", "6", "--json"]
         assert main([*args, "--evaluate-seed", seed]) == 0
         evaluations.append(json.loads(capsys.readouterr().out))
     assert [e["games"] for e in evaluations] == [6, 6, 6]
@@ -111,7 +115,7 @@ def test_bad_files_and_options_are_clear_errors(tmp_path: Path) -> None:
         make_agent(f"dqn:model={bad}")
     with pytest.raises(ValueError, match="loss"):
         DQNConfig(loss="l1")
-    assert main(["train", "dqn", "--out", str(tmp_path), "--net", "transformer"]) == 2
+    assert main([*TRAIN, "--out", str(tmp_path), "--net", "transformer"]) == 2
 
 
 def test_toy_immediate_reward_task_loss_falls_and_play_beats_random(tmp_path: Path) -> None:

@@ -60,11 +60,11 @@ def test_the_othello_player_runs_no_code(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "argv",
     [
-        ["eval", "--agent", "dqn:model={}", "--games", "1", "--workers", "1"],
-        ["eval", "--agent", "dqn:model={}", "--games", "2", "--workers", "2"],
+        ["2048", "eval", "--agent", "dqn:model={}", "--games", "1", "--workers", "1"],
+        ["2048", "eval", "--agent", "dqn:model={}", "--games", "2", "--workers", "2"],
         ["othello", "match", "--black", "dqn:model={}", "--white", "random", "--workers", "2"],
-        ["train", "dqn", "--evaluate", "1", "--out", "{dir}"],
-        ["train", "dqn", "--resume", "--steps", "1", "--out", "{dir}"],
+        ["2048", "train", "dqn", "--evaluate", "1", "--out", "{dir}"],
+        ["2048", "train", "dqn", "--resume", "--steps", "1", "--out", "{dir}"],
     ],
 )
 def test_the_command_line_runs_no_code_and_says_one_line(

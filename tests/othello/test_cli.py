@@ -13,7 +13,7 @@ from boardai.cli import main
 
 def test_perft_json(tmp_path: Path) -> None:
     out = tmp_path / "perft.json"
-    assert main(["perft", "othello", "6", "--json", str(out)]) == 0
+    assert main(["othello", "perft", "6", "--json", str(out)]) == 0
     assert json.loads(out.read_text())["leaves"] == 8200
 
 
@@ -52,8 +52,9 @@ def test_gtp_server_on_stdin(
 def test_train_ntuple_and_play_it(tmp_path: Path) -> None:
     model = tmp_path / "nt.npz"
     args = [
+        "othello",
         "train",
-        "othello-ntuple",
+        "ntuple",
         "--out",
         str(model),
         "--episodes",
@@ -93,7 +94,7 @@ def test_train_ntuple_and_play_it(tmp_path: Path) -> None:
 def test_train_dqn_and_play_it(tmp_path: Path) -> None:
     pytest.importorskip("torch")
     model = tmp_path / "dqn.pt"
-    args = ["train", "othello-dqn", "--out", str(model), "--games", "4", "--eval-every", "2"]
+    args = ["othello", "train", "dqn", "--out", str(model), "--games", "4", "--eval-every", "2"]
     assert main([*args, "--eval-games", "2"]) == 0
     from boardai.othello import Board
     from boardai.othello.agents import make_agent

@@ -2,8 +2,8 @@
 (Ctrl-C, a crash, a lost cluster) resumes and plays only the games missing.
 
 The first line is the header: the run's identity (command, players, seed, games, ...). Every
-other line is one finished game of one of the command's runs (``compare`` plays one run per
-player, ``othello tournament`` one per pairing)::
+other line is one finished game of one of the command's runs (``2048 compare`` plays one run
+per player, ``othello tournament`` one per pairing)::
 
     {"journal": 1, "command": "eval", "players": ["greedy"], "seed": 0, "games": 100, ...}
     {"run": "greedy", "index": 3, "result": {"index": 3, "seed": ..., "score": 2448, ...}}

@@ -1,10 +1,11 @@
 """The game loop of each game: players play a game move by move.
 
-Every place that lets players play (the arena's runs and matches, ``boardai watch``, ``boardai
-othello play``, ``boardai bench search``, the terminal and web apps) plays through these two
-generators. They are lazy: each ``next()`` plays one move and yields it as a :class:`Turn`, so
-a screen can draw between moves, a caller can stop early, and the game object holds the whole
-state (a caller may undo moves between two ``next()``, the loop reads the game afresh).
+Every place that lets players play (the arena's runs and matches, ``boardai 2048 watch``,
+``boardai othello play``, ``boardai 2048 bench search``, the terminal and web apps) plays
+through these two generators. They are lazy: each ``next()`` plays one move and yields it as a
+:class:`Turn`, so a screen can draw between moves, a caller can stop early, and the game object
+holds the whole state (a caller may undo moves between two ``next()``, the loop reads the game
+afresh).
 
 >>> from boardai.g2048 import Game
 >>> from boardai.g2048.agents import make_agent

@@ -1,9 +1,17 @@
 """The ``boardai`` command.
 
-Subcommands live in the modules of this package: each module defines ``register(app)`` and
-adds its commands with :meth:`App.command`, e.g. ``app.command("train ntuple", ...)``. The
-modules import only argparse-level things at the top; the work they do (and its heavy
-imports) happens inside their ``run`` functions, so ``boardai --help`` is instant.
+One scheme for both games: what belongs to a game is under its name (``boardai 2048 eval``,
+``boardai othello match``, ``boardai 2048 train ntuple``, ``boardai othello perft 9``); what
+reads the game from a file or lets the user choose it stays at the top (``models``, ``serve``,
+``tui``, ``replay``, ``render``).
+
+Each command is a module of this package (or of its ``g2048`` and ``othello`` subpackages)
+named for it, that defines ``register(app)`` and adds its command with :meth:`App.command`,
+e.g. ``app.command("2048 train ntuple", ..., aliases=["train ntuple"])``. An alias is an
+older spelling that keeps working, hidden: it is the very same parser (options, defaults,
+``run``) under a second name, left out of every listing. The modules import only
+argparse-level things at the top; the work they do (and its heavy imports) happens inside
+their ``run`` functions, so ``boardai --help`` is instant.
 """
 
 from __future__ import annotations
@@ -12,21 +20,43 @@ import argparse
 import importlib
 import pkgutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from boardai import __version__
 from boardai.errors import UsageError
 
-#: Command groups (``boardai train ...``) and their one-line help.
+#: Command groups (``boardai 2048 train ...``) and their one-line help, in listing order.
 GROUPS = {
-    "train": "train a player (n-tuple TD, DQN, Othello)",
-    "bench": "measure speed (engine, search, ...)",
-    "othello": "Othello: play, matches, tournaments, GTP",
-    "perft": "count the positions a move generator reaches (a correctness and speed check)",
+    "2048": "the 2048 commands: play, watch, eval, compare, random, train, bench",
+    "othello": "the Othello commands: play, match, tournament, gtp, solve, train, perft",
     "models": "the trained players boardai ships: list, show, verify, fetch, compact",
+    "2048 train": "train a 2048 player (n-tuple TD, DQN)",
+    "2048 bench": "measure speed (engine, env, search, n-tuple TD)",
+    "othello train": "train an Othello player (n-tuple TD self-play, DQN)",
+}
+#: The groups of the older spellings, hidden, and where their commands went.
+MOVED = {
+    "train": "moved: boardai 2048 train ntuple|dqn, boardai othello train ntuple|dqn",
+    "bench": "moved: boardai 2048 bench engine|env|search|ntuple",
+    "perft": "moved: boardai othello perft DEPTH",
 }
 
 _FORMATTER = argparse.RawDescriptionHelpFormatter
+_SubParsers = argparse._SubParsersAction  # argparse.ArgumentParser's sub-command table
+
+
+class _Names(dict[str, argparse.ArgumentParser]):
+    """The sub-commands of a parser, by name: a hidden name (an alias) parses like any
+    other but is left out of the list an "invalid choice" error shows, unless all are hidden
+    (the group of an older spelling, ``boardai train``: then its names are the ones to show)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hidden: set[str] = set()
+
+    def __iter__(self) -> Iterator[str]:
+        every = list(dict.__iter__(self))
+        return iter([name for name in every if name not in self.hidden] or every)
 
 
 class App:
@@ -45,45 +75,100 @@ class App:
             formatter_class=_FORMATTER,
         )
         self.parser.add_argument("--version", action="version", version=f"boardai {__version__}")
-        self._root = self.parser.add_subparsers(dest="command", metavar="COMMAND")
-        self._groups: dict[str, argparse._SubParsersAction[argparse.ArgumentParser]] = {}
+        self._root = _subcommands(self.parser, "command")
+        self._groups: dict[str, _SubParsers[argparse.ArgumentParser]] = {}
+        for name in GROUPS:  # the games first in the listing
+            if " " not in name:
+                self._group(name)
 
-    def _group(self, name: str) -> argparse._SubParsersAction[argparse.ArgumentParser]:
-        if name not in self._groups:
-            if name not in GROUPS:
-                raise KeyError(f"command group {name!r} is not in boardai.cli.GROUPS")
-            p = self._root.add_parser(name, help=GROUPS[name], description=GROUPS[name])
+    def _group(self, path: str) -> _SubParsers[argparse.ArgumentParser]:
+        """The sub-command table of group ``path`` ("2048 train"), made on first use."""
+        if path not in self._groups:
+            *above, name = path.split()
+            container = self._group(" ".join(above)) if above else self._root
+            if path in GROUPS:
+                p = container.add_parser(name, help=GROUPS[path], description=GROUPS[path])
+            elif path in MOVED:
+                p = _hidden(
+                    container,
+                    name,
+                    argparse.ArgumentParser(prog=f"boardai {path}", description=MOVED[path]),
+                )
+            else:
+                raise KeyError(f"command group {path!r} is not in boardai.cli.GROUPS")
             p.set_defaults(func=lambda args, p=p: _print_help(p))
-            self._groups[name] = p.add_subparsers(dest=f"{name}_command", metavar="COMMAND")
-        return self._groups[name]
+            self._groups[path] = _subcommands(p, f"{path.replace(' ', '_')}_command")
+        return self._groups[path]
 
     def group(self, name: str) -> argparse.ArgumentParser:
         """The parser of command group ``name``, e.g. to run a command when none is given."""
         self._group(name)
-        return self._root.choices[name]
+        return self.find(name)
+
+    def find(self, path: str) -> argparse.ArgumentParser:
+        """The parser of command or group ``path`` ("2048 eval"; an alias, "eval", too)."""
+        parser = self.parser
+        for word in path.split():
+            table = parser._subparsers._group_actions[0] if parser._subparsers else None
+            if not isinstance(table, _SubParsers) or word not in table.choices:
+                raise KeyError(f"no command {path!r}")
+            parser = table.choices[word]
+        return parser
 
     def command(
-        self, path: str, help: str, examples: str = "", description: str | None = None
+        self,
+        path: str,
+        help: str,
+        examples: str = "",
+        description: str | None = None,
+        aliases: Sequence[str] = (),
     ) -> argparse.ArgumentParser:
-        """Add the command ``path`` ("play" or "train ntuple") and return its parser.
+        """Add the command ``path`` ("serve" or "2048 train ntuple") and return its parser.
 
         ``examples`` (one command a line) is shown under "examples:" in its ``--help``. Call
-        ``parser.set_defaults(func=run)`` with ``run(args) -> int | None``.
+        ``parser.set_defaults(func=run)`` with ``run(args) -> int | None``. Each of
+        ``aliases`` (an older spelling, "train ntuple") runs this same parser, unlisted.
         """
         *groups, name = path.split()
-        container = self._group(groups[0]) if groups else self._root
+        container = self._group(" ".join(groups)) if groups else self._root
         epilog = (
             "examples:\n" + "\n".join(f"  {line}" for line in examples.strip().splitlines())
             if examples
             else None
         )
-        return container.add_parser(
+        parser = container.add_parser(
             name,
             help=help,
             description=description or help,
             epilog=epilog,
             formatter_class=_FORMATTER,
         )
+        for alias in aliases:
+            *above, last = alias.split()
+            _hidden(self._group(" ".join(above)) if above else self._root, last, parser)
+        return parser
+
+
+def _subcommands(
+    parser: argparse.ArgumentParser, dest: str
+) -> _SubParsers[argparse.ArgumentParser]:
+    """``parser``'s sub-command table, one that can hold hidden names."""
+    table = parser.add_subparsers(dest=dest, metavar="COMMAND")
+    table._name_parser_map = table.choices = _Names()
+    return table
+
+
+def _hidden(
+    table: _SubParsers[argparse.ArgumentParser], name: str, parser: argparse.ArgumentParser
+) -> argparse.ArgumentParser:
+    """Put ``parser`` in ``table`` under ``name``, in no listing."""
+    names = table.choices
+    assert isinstance(names, _Names)
+    if name in names:  # hidden ones too
+        raise KeyError(f"command {name!r} is there already")
+    names[name] = parser
+    names.hidden.add(name)
+    return parser
 
 
 def _print_help(parser: argparse.ArgumentParser) -> int:
@@ -91,13 +176,19 @@ def _print_help(parser: argparse.ArgumentParser) -> int:
     return 0
 
 
+def _command_modules() -> Iterator[str]:
+    """The modules that register commands: those of this package and its subpackages whose
+    names do not start with ``_``."""
+    for info in pkgutil.walk_packages(__path__, f"{__name__}."):
+        if not info.ispkg and not any(p.startswith("_") for p in info.name.split(".")):
+            yield info.name
+
+
 def build_app() -> App:
-    """The full parser: every module of this package registers its commands."""
+    """The full parser: every command module registers its commands."""
     app = App()
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if not info.name.startswith("_"):
-            module = importlib.import_module(f"{__name__}.{info.name}")
-            module.register(app)
+    for name in sorted(_command_modules()):
+        importlib.import_module(name).register(app)
     return app
 
 

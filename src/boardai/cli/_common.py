@@ -244,6 +244,12 @@ def check_output(path: str | Path, flag: str, folder: bool = False) -> None:
         raise UsageError(f"{where}: cannot write there ({e.strerror or e})") from None
 
 
+def resumed_out(args: argparse.Namespace) -> str | None:
+    """The run to go on from: ``args.out``, with ``--resume``, when it is there (else a new
+    run)."""
+    return args.out if args.resume and Path(args.out).exists() else None
+
+
 def write_json(path: str | Path, data: Any) -> None:
     """Write ``data`` as indented JSON, atomically."""
     from boardai.atomic import atomic_write

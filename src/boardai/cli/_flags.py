@@ -116,7 +116,7 @@ def add_config_flags(
             kwargs["choices"] = list(f.metadata["choices"])
         elif f.name in metavars:
             kwargs["metavar"] = metavars[f.name]
-        elif bools == "value":  # the form 2048's train dqn has always shown
+        elif bools == "value":  # the form 2048 train dqn has always shown
             kwargs["metavar"] = annotation.upper()
         shown = "" if default in (None, "", ()) else f" ({default_label}: {default})"
         parser.add_argument(flag, help=doc + shown, **kwargs)

@@ -14,7 +14,7 @@ boardai models verify
 boardai models path 2048-ntuple
 boardai models fetch 2048-ntuple
 boardai models compact full.npz models/2048-ntuple.npz
-boardai watch --agent ntuple:model=2048-ntuple
+boardai 2048 watch --agent ntuple:model=2048-ntuple
 """
 
 
@@ -81,7 +81,7 @@ def register(app: Any) -> None:
         help="write a 2048 n-tuple network in the compact format (int16, sparse, weights only)",
         examples="boardai models compact full.npz models/2048-ntuple.npz",
         description=(
-            "Write the compact form of a 2048 n-tuple network (boardai train ntuple): each\n"
+            "Write the compact form of a 2048 n-tuple network (boardai 2048 train ntuple): each\n"
             "block of 4,096 weights as int16 times its own scale, stored sparse, with the\n"
             "metadata and no training state (TC accumulators and restart pools, which\n"
             "resuming then starts afresh). It prints the size and sha256 for the manifest."

@@ -130,7 +130,9 @@ def load_checkpoint(path: str | Path) -> tuple[Any, dict[str, Any], dict[str, An
     data = torch_file.load(p, p)
     if isinstance(data, dict) and data.get("format") == "boardai-dqn-2048":
         raise ModelFileError(
-            p, "a 2048 DQN checkpoint, not an Othello one (use it with boardai eval, play or watch)"
+            p,
+            "a 2048 DQN checkpoint, not an Othello one (use it with boardai 2048 eval, compare or "
+            "watch)",
         )
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ModelFileError(p, "not an Othello DQN model")

@@ -90,7 +90,7 @@ def _ntuple_train(*args: Any, **kwargs: Any) -> dict[str, Any]:
 
 
 def _ntuple_evaluate(model: Path, evaluation: Evaluation) -> dict[str, Any]:
-    """1-ply play of ``boardai bench ntuple --episodes 0``: average score ± standard error."""
+    """1-ply play of ``boardai 2048 bench ntuple --episodes 0``: average score ± standard error."""
     from boardai.g2048.stats import summarize
     from boardai.g2048.train.trainer import Trainer
 

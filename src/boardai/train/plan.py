@@ -3,7 +3,7 @@ how each trained model is measured. A small TOML file::
 
     trainer = "2048-ntuple"     # or "othello-ntuple"
 
-    [base]                      # options of every trial (those of `boardai train ...`)
+    [base]                      # options of every trial (those of its `train ntuple` command)
     patterns = "0123,4567"
     episodes = 2000
 

@@ -1,4 +1,4 @@
-"""``boardai play``: a person plays 2048 in a plain terminal, one key per move."""
+"""``boardai 2048 play``: a person plays 2048 in a plain terminal, one key per move."""
 
 from __future__ import annotations
 

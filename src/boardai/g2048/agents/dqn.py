@@ -1,4 +1,4 @@
-"""``dqn:model=m.pt[,lookahead=1]``: plays by a trained Q network (``boardai train dqn``).
+"""``dqn:model=m.pt[,lookahead=1]``: plays by a trained Q network (``boardai 2048 train dqn``).
 
 Greedy play takes the legal move of highest Q. With ``lookahead=1`` (seed 000's search) it
 scores each legal move by its reward plus the expected best Q of the positions it can lead
@@ -122,7 +122,7 @@ class DQNAgent:
     },
 )
 def make_dqn(opts: DQNOptions, seed: int | None) -> DQNAgent:
-    """A trained DQN (boardai train dqn); lookahead=1 adds seed 000's one-move search."""
+    """A trained DQN (boardai 2048 train dqn); lookahead=1 adds seed 000's one-move search."""
     import torch
 
     from boardai.g2048.qnet import load_qnet

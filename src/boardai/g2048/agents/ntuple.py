@@ -1,4 +1,4 @@
-"""``ntuple``: play by a trained n-tuple network (``boardai train ntuple``).
+"""``ntuple``: play by a trained n-tuple network (``boardai 2048 train ntuple``).
 
 ``ntuple:model=m.npz`` plays greedily by ``r + V(afterstate)`` (1-ply, in compiled code, exact
 for every tile); ``ntuple:model=m.npz,depth=2`` (or 3) runs the expectimax search of
@@ -37,7 +37,7 @@ class NTupleOptions:
     """Options of ``ntuple``.
 
     Attributes:
-        model: a model file written by ``boardai train ntuple``, or a shipped model's name
+        model: a model file written by ``boardai 2048 train ntuple``, or a shipped model's name
             (``boardai models``); left out: the first shipped 2048 n-tuple model.
         depth: 1 plays by ``r + V(afterstate)``; 2..6 searches that many max layers by
             expectimax with the network at the leaves (with ``time_ms``: the deepest it may
@@ -51,7 +51,7 @@ class NTupleOptions:
         downgrade: 0, or a tile (16384): boards whose largest tile is at least this are valued
             as the earlier boards they resemble (:mod:`boardai.g2048.downgrade`); the player
             then plays through the search, at depth 1 too. Left out: as the network was
-            trained (``boardai train ntuple --downgrade``; 0 for most networks).
+            trained (``boardai 2048 train ntuple --downgrade``; 0 for most networks).
     """
 
     model: str = ""
@@ -153,7 +153,7 @@ def make_ntuple(opts: NTupleOptions, seed: int | None) -> Any:
     budget a move); downgrade=16384 values late boards as earlier ones."""
     from boardai.learn import store
 
-    model, path = store.resolve_default(opts.model, "2048", "ntuple", "boardai train ntuple")
+    model, path = store.resolve_default(opts.model, "2048", "ntuple", "boardai 2048 train ntuple")
     network, trained_downgrade = _loaded(path)
     tile = trained_downgrade if opts.downgrade is None else opts.downgrade
     spec = f"ntuple:model={model}" + (f",depth={opts.depth}" if opts.depth > 1 else "")

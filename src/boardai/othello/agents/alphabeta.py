@@ -59,7 +59,7 @@ def _evaluator(opts: AlphaBetaOptions) -> tuple[Any, Any]:
     from boardai.othello.ntuple_file import load_network
 
     _, path = store.resolve_default(
-        opts.model or "", "othello", "othello-ntuple", "boardai train othello-ntuple"
+        opts.model or "", "othello", "othello-ntuple", "boardai othello train ntuple"
     )
     return evaluate_ntuple, load_network(path).data()
 

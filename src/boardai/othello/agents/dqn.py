@@ -1,4 +1,4 @@
-"""``dqn``: a self-play DQN (see ``boardai train othello-dqn``); plays the legal move of highest
+"""``dqn``: a self-play DQN (see ``boardai othello train dqn``); plays the legal move of highest
 Q value. torch is imported when the agent is built, not before."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ class DQNOptions:
     """Options of ``dqn``.
 
     Attributes:
-        model: the checkpoint written by ``boardai train othello-dqn``, or a shipped model's
+        model: the checkpoint written by ``boardai othello train dqn``, or a shipped model's
             name (``boardai models``); required.
     """
 
@@ -23,7 +23,7 @@ class DQNOptions:
 
     def __post_init__(self) -> None:
         if not self.model:
-            raise ValueError("dqn needs model=FILE (train one with boardai train othello-dqn)")
+            raise ValueError("dqn needs model=FILE (train one with boardai othello train dqn)")
 
 
 class DQNAgent:

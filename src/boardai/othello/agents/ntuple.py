@@ -1,4 +1,4 @@
-"""``ntuple``: a learned n-tuple network (see ``boardai train othello-ntuple``), played 1-ply
+"""``ntuple``: a learned n-tuple network (see ``boardai othello train ntuple``), played 1-ply
 or as the evaluation of an alpha-beta search."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ class NTupleOptions:
     """Options of ``ntuple``.
 
     Attributes:
-        model: a model file (``boardai train othello-ntuple``) or a shipped model's name
+        model: a model file (``boardai othello train ntuple``) or a shipped model's name
             (``boardai models``); left out: the first shipped Othello n-tuple model.
         depth: 1 plays the move the network likes best; more searches with alpha-beta.
         time: seconds per move for the search (0: no limit).
@@ -80,7 +80,7 @@ def make_ntuple(opts: NTupleOptions, seed: int | None) -> object:
     from boardai.learn import store
 
     model, path = store.resolve_default(
-        opts.model, "othello", "othello-ntuple", "boardai train othello-ntuple"
+        opts.model, "othello", "othello-ntuple", "boardai othello train ntuple"
     )
     if opts.depth == 1:
         return NTupleAgent(str(path), name=f"ntuple:model={model}")

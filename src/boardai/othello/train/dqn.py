@@ -49,7 +49,7 @@ from boardai.othello.train.dqn_data import Replay, expand_batch, planes, transfo
 
 @dataclass
 class DQNConfig:
-    """Options of ``boardai train othello-dqn`` (see :data:`PRESETS`; each field's docstring
+    """Options of ``boardai othello train dqn`` (see :data:`PRESETS`; each field's docstring
     is its ``--help``)."""
 
     preset: str = field(default="seed002", metadata={"choices": ("seed002", "strong")})

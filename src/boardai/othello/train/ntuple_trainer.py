@@ -20,7 +20,7 @@ from boardai.othello.train.ntuple import train_episodes
 
 @dataclass
 class NTupleConfig:
-    """Options of ``boardai train othello-ntuple`` (each field's docstring is its ``--help``)."""
+    """Options of ``boardai othello train ntuple`` (each field's docstring is its ``--help``)."""
 
     episodes: int = 960_000
     """Self-play games in all (a resumed run counts those already played)."""

@@ -51,7 +51,7 @@ class Channel {
   }
 }
 
-// The records kept in a `boardai eval --json` file (null: the text is not one).
+// The records kept in a `boardai 2048 eval --json` file (null: the text is not one).
 function evalRecords(text) {
   let data;
   try { data = JSON.parse(text); } catch (e) { return null; }

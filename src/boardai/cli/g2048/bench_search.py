@@ -1,4 +1,4 @@
-"""``boardai bench search``: expectimax speed at fixed depths on a fixed set of positions."""
+"""``boardai 2048 bench search``: expectimax speed at fixed depths on a fixed set of positions."""
 
 from __future__ import annotations
 
@@ -8,17 +8,19 @@ from typing import TYPE_CHECKING
 from boardai.cli._common import output_option, positive_int
 
 if TYPE_CHECKING:
+    from boardai.cli import App
     from boardai.g2048.board import Board
 
 
-def register(app: object) -> None:
-    p = app.command(  # type: ignore[attr-defined]
-        "bench search",
+def register(app: App) -> None:
+    p = app.command(
+        "2048 bench search",
+        aliases=["bench search"],
         help="expectimax speed: nodes and moves per second at fixed depths",
         examples=(
-            "boardai bench search\n"
-            "boardai bench search --depths 1 2 3 4 --json search.json\n"
-            "boardai bench search --prob-cut 0   # no probability cut-off"
+            "boardai 2048 bench search\n"
+            "boardai 2048 bench search --depths 1 2 3 4 --json search.json\n"
+            "boardai 2048 bench search --prob-cut 0   # no probability cut-off"
         ),
         description=(
             "Searches a fixed set of mid-game positions (every 25th position of 4 seeded games\n"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from boardai.cli._common import output_option
 
@@ -11,12 +11,13 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from boardai.agent import Agent
+    from boardai.cli import App
     from boardai.othello.board import Board
 
 HELP = "moves: d3 (column a-h, row 1-8) | undo | eval | moves | quit"
 
 
-def register(app: Any) -> None:
+def register(app: App) -> None:
     p = app.command(
         "othello play",
         help="play Othello against an AI in the terminal",

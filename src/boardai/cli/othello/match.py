@@ -1,4 +1,5 @@
-"""``boardai othello match`` and ``boardai othello tournament``: Othello League style matches."""
+"""``boardai othello match``: two Othello players, double games (Othello League style); and
+what ``boardai othello tournament`` shares with it: the options, the pairing, the table."""
 
 from __future__ import annotations
 
@@ -13,9 +14,10 @@ if TYPE_CHECKING:
 
     from boardai.arena.journal import Journal
     from boardai.arena.match_results import MatchResult
+    from boardai.cli import App
 
 
-def _match_options(p: argparse.ArgumentParser) -> None:
+def match_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--games", type=positive_int, default=100, help="games per pairing (default 100)"
     )
@@ -36,7 +38,7 @@ def _match_options(p: argparse.ArgumentParser) -> None:
     add_arena_options(p)
 
 
-def register(app: Any) -> None:
+def register(app: App) -> None:
     p = app.command(
         "othello match",
         help="play double games between two Othello players: score ± standard error",
@@ -57,24 +59,11 @@ def register(app: Any) -> None:
         action="store_false",
         help="A always plays black (default: colours alternate, pairs share a seed)",
     )
-    _match_options(p)
-    p.set_defaults(func=run_match)
-
-    t = app.command(
-        "othello tournament",
-        help="round robin between Othello players, with an Elo table",
-        examples=(
-            "boardai othello tournament --agents random greedy wpc alphabeta:depth=2\n"
-            "boardai othello tournament --agents random wpc ntuple --games 400 --cluster local "
-            "--resume t.jsonl"
-        ),
-    )
-    t.add_argument("--agents", nargs="+", required=True, metavar="SPEC", help="two or more players")
-    _match_options(t)
-    t.set_defaults(func=run_tournament)
+    match_options(p)
+    p.set_defaults(func=run)
 
 
-def _check(specs: list[str]) -> None:
+def check_players(specs: list[str]) -> None:
     """Build each player once here: a bad spec or model file is one line before any game."""
     from boardai.agent import Closable
     from boardai.cli._common import warn_if_slow
@@ -87,7 +76,7 @@ def _check(specs: list[str]) -> None:
             agent.close()
 
 
-def _play(
+def play_pairing(
     a: str,
     b: str,
     args: argparse.Namespace,
@@ -134,7 +123,7 @@ def _play(
     return summarize(a, b, done.results, done.seconds, args.epsilon)
 
 
-def _table(r: MatchResult) -> Table:
+def match_table(r: MatchResult) -> Table:
     from rich.table import Table
 
     t = Table(title=f"{r.a} vs {r.b}", show_header=False, title_justify="left")
@@ -151,7 +140,7 @@ def _table(r: MatchResult) -> Table:
     return t
 
 
-def _identity(args: argparse.Namespace, command: str, players: list[str]) -> dict[str, Any]:
+def journal_identity(args: argparse.Namespace, command: str, players: list[str]) -> dict[str, Any]:
     """What a journal of this command must match to be resumed."""
     return {
         "command": command,
@@ -163,64 +152,18 @@ def _identity(args: argparse.Namespace, command: str, players: list[str]) -> dic
     }
 
 
-def run_match(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     from boardai.cli._arena import open_journal
     from boardai.cli._common import console, write_json
 
-    _check([args.black, args.white])
-    journal = open_journal(args, _identity(args, "othello match", [args.black, args.white]))
+    check_players([args.black, args.white])
+    journal = open_journal(args, journal_identity(args, "othello match", [args.black, args.white]))
     try:
-        r = _play(args.black, args.white, args, "games", swap=args.swap, journal=journal)
+        r = play_pairing(args.black, args.white, args, "games", swap=args.swap, journal=journal)
     finally:
         if journal is not None:
             journal.close()
-    console().print(_table(r))
+    console().print(match_table(r))
     if args.json:
         write_json(args.json, {**r.to_dict(), "seed": args.seed, "swap": args.swap})
-    return 0
-
-
-def run_tournament(args: argparse.Namespace) -> int:
-    from rich.table import Table
-
-    from boardai.arena.match_results import elo_ratings
-    from boardai.cli._common import console, write_json
-    from boardai.errors import UsageError
-
-    names = list(dict.fromkeys(args.agents))
-    if len(names) < 2:
-        raise UsageError("a tournament needs at least two different players")
-    from boardai.cli._arena import open_journal
-
-    _check(names)
-    results = []
-    scores: dict[tuple[int, int], tuple[float, int]] = {}
-    journal = open_journal(args, _identity(args, "othello tournament", names))
-    try:
-        for i in range(len(names)):
-            for j in range(i + 1, len(names)):
-                r = _play(names[i], names[j], args, f"{names[i]} vs {names[j]}", journal=journal)
-                results.append(r)
-                scores[(i, j)] = (r.score * r.games, r.games)
-    finally:
-        if journal is not None:
-            journal.close()
-    elo = elo_ratings(names, scores)
-    t = Table(title="tournament", title_justify="left")
-    t.add_column("player")
-    t.add_column("Elo", justify="right")
-    t.add_column("score", justify="right")
-    for k in sorted(range(len(names)), key=lambda k: -elo[k]):
-        pts = sum(p if i == k else g - p for (i, j), (p, g) in scores.items() if k in (i, j))
-        g = sum(g for (i, j), (_, g) in scores.items() if k in (i, j))
-        t.add_row(names[k], f"{elo[k]:.0f}", f"{pts / g:.3f}")
-    out = console()
-    out.print(t)
-    for r in results:
-        out.print(f"{r.a} vs {r.b}: {r.score:.3f} ± {r.score_se:.3f} over {r.games} games")
-    if args.json:
-        write_json(
-            args.json,
-            {"elo": dict(zip(names, elo, strict=True)), "matches": [r.to_dict() for r in results]},
-        )
     return 0

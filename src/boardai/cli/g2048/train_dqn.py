@@ -1,36 +1,40 @@
-"""``boardai train dqn``: deep Q-learning on 2048 (presets seed000, seed003, strong)."""
+"""``boardai 2048 train dqn``: deep Q-learning on 2048 (presets seed000, seed003, strong)."""
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boardai.cli._flags import deferred
 
+if TYPE_CHECKING:
+    from boardai.cli import App
+
 EXAMPLES = """
-boardai train dqn --steps 2000000 --out runs/dqn-strong
-boardai train dqn --preset seed000 --fit-epochs 4 --minutes 60 --out runs/dqn-seed000
-boardai train dqn --preset seed001 --steps 200000 --out runs/dqn-seed001
-boardai train dqn --preset seed003 --exploration lai_robbins --out runs/dqn-seed003
-boardai train dqn --out runs/dqn-strong --resume --steps 4000000
-boardai train dqn --steps 100000 --tensorboard runs/tb --device auto --json
-boardai train dqn --out runs/dqn-strong --evaluate 1000
-boardai train dqn --out runs/dqn-strong --evaluate 1000 --evaluate-seed 7
+boardai 2048 train dqn --steps 2000000 --out runs/dqn-strong
+boardai 2048 train dqn --preset seed000 --fit-epochs 4 --minutes 60 --out runs/dqn-seed000
+boardai 2048 train dqn --preset seed001 --steps 200000 --out runs/dqn-seed001
+boardai 2048 train dqn --preset seed003 --exploration lai_robbins --out runs/dqn-seed003
+boardai 2048 train dqn --out runs/dqn-strong --resume --steps 4000000
+boardai 2048 train dqn --steps 100000 --tensorboard runs/tb --device auto --json
+boardai 2048 train dqn --out runs/dqn-strong --evaluate 1000
+boardai 2048 train dqn --out runs/dqn-strong --evaluate 1000 --evaluate-seed 7
 """
 
 
-def register(app: Any) -> None:
+def register(app: App) -> None:
     p = app.command(
-        "train dqn",
+        "2048 train dqn",
+        aliases=["train dqn"],
         help="train a deep Q-network to play 2048 (PyTorch)",
         examples=EXAMPLES,
         description=(
             "Train a DQN on boardai/2048-v0. --preset picks seed 000's or seed 003's setup or\n"
             "the strong default; any hyperparameter below overrides it. Writes checkpoint.pt,\n"
-            "best.pt, log.csv and curve.png to --out; play the result with\n"
-            "'boardai play dqn:model=OUT/best.pt' (or lookahead=1)."
+            "best.pt, log.csv and curve.png to --out; watch the result play with\n"
+            "'boardai 2048 watch --agent dqn:model=OUT/best.pt' (or ...,lookahead=1)."
         ),
     )
     p.add_argument(

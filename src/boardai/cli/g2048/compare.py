@@ -1,22 +1,27 @@
-"""``boardai compare``: several 2048 players on the same seeds, side by side."""
+"""``boardai 2048 compare``: several 2048 players on the same seeds, side by side."""
 
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from boardai.cli import App
 
 
-def register(app: object) -> None:
+def register(app: App) -> None:
     from boardai.cli._common import output_option
-    from boardai.cli.eval import add_run_arguments
+    from boardai.cli.g2048.eval import add_run_arguments
 
-    p = app.command(  # type: ignore[attr-defined]
-        "compare",
+    p = app.command(
+        "2048 compare",
+        aliases=["compare"],
         help="play several 2048 players on the same seeds and show them side by side",
         examples=(
-            "boardai compare --agents random greedy heuristic --games 100\n"
-            "boardai compare --agents expectimax:preset=fast expectimax --games 20 "
+            "boardai 2048 compare --agents random greedy heuristic --games 100\n"
+            "boardai 2048 compare --agents expectimax:preset=fast expectimax --games 20 "
             "--json cmp.json\n"
-            "boardai compare --agents greedy heuristic --games 2000 --cluster local "
+            "boardai 2048 compare --agents greedy heuristic --games 2000 --cluster local "
             "--resume c.jsonl"
         ),
     )
@@ -33,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     from boardai.arena.solo import prepare
     from boardai.cli._arena import open_journal
     from boardai.cli._common import console, default_workers, warn_if_slow, write_json
-    from boardai.cli.eval import play_with_progress
+    from boardai.cli.g2048.eval import play_with_progress
 
     warn_if_slow("2048", args.agents)
     for spec in args.agents:

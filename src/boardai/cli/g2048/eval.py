@@ -1,4 +1,4 @@
-"""``boardai eval``: play N games of a 2048 player and report how it did."""
+"""``boardai 2048 eval``: play N games of a 2048 player and report how it did."""
 
 from __future__ import annotations
 
@@ -11,22 +11,26 @@ if TYPE_CHECKING:
     from boardai.arena.journal import Journal
     from boardai.arena.results import GameResult, RunResult
     from boardai.arena.solo import OnResult
+    from boardai.cli import App
 
 #: Long runs rewrite their output files at most this often (seconds), so a crash loses little.
 SAVE_EVERY = 30.0
 
 
-def register(app: object) -> None:
-    p = app.command(  # type: ignore[attr-defined]
-        "eval",
+def register(app: App) -> None:
+    p = app.command(
+        "2048 eval",
+        aliases=["eval"],
         help="play N games of a 2048 player over worker processes and report the results",
         examples=(
-            "boardai eval --agent heuristic --games 100\n"
-            "boardai eval --agent expectimax --games 100 --seed 1 --json ex.json --plot ex.png\n"
-            "boardai eval --agent expectimax:preset=strong --games 20 --workers 1 --json s.json\n"
-            "boardai eval --agent random --games 1000 --buckets 500 --csv random.csv\n"
-            "boardai eval --agent expectimax --games 1000 --resume ex.jsonl --json ex.json\n"
-            "boardai eval --agent expectimax --games 5000 --cluster auto --resume big.jsonl"
+            "boardai 2048 eval --agent heuristic --games 100\n"
+            "boardai 2048 eval --agent expectimax --games 100 --seed 1 --json ex.json "
+            "--plot ex.png\n"
+            "boardai 2048 eval --agent expectimax:preset=strong --games 20 --workers 1 "
+            "--json s.json\n"
+            "boardai 2048 eval --agent random --games 1000 --buckets 500 --csv random.csv\n"
+            "boardai 2048 eval --agent expectimax --games 1000 --resume ex.jsonl --json ex.json\n"
+            "boardai 2048 eval --agent expectimax --games 5000 --cluster auto --resume big.jsonl"
         ),
     )
     add_run_arguments(p)
@@ -54,7 +58,7 @@ def register(app: object) -> None:
 
 
 def add_run_arguments(p: argparse.ArgumentParser) -> None:
-    """--games, --seed, --workers, --cluster and --resume (shared with ``boardai compare``)."""
+    """--games, --seed, --workers, --cluster and --resume (shared with ``boardai 2048 compare``)."""
     from boardai.cli._arena import add_arena_options
 
     p.add_argument("--games", type=positive_int, default=100, help="games to play (default 100)")

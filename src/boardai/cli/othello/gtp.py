@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from boardai.cli import App
 
 
-def register(app: Any) -> None:
+def register(app: App) -> None:
     p = app.command(
         "othello gtp",
         help="serve an Othello player over GTP (stdin/stdout) for GUIs and other programs",

@@ -1,4 +1,4 @@
-"""``boardai watch``: a 2048 player plays one game in the terminal, move by move."""
+"""``boardai 2048 watch``: a 2048 player plays one game in the terminal, move by move."""
 
 from __future__ import annotations
 
@@ -11,19 +11,22 @@ if TYPE_CHECKING:
     from rich.panel import Panel
     from rich.table import Table
 
+    from boardai.cli import App
     from boardai.g2048.board import Board
     from boardai.g2048.game import Game
 
 
-def register(app: object) -> None:
-    p = app.command(  # type: ignore[attr-defined]
-        "watch",
+def register(app: App) -> None:
+    p = app.command(
+        "2048 watch",
+        aliases=["watch"],
         help="watch a 2048 player play one game, the board redrawn in place",
         examples=(
-            "boardai watch --agent expectimax\n"
-            "boardai watch --agent expectimax:preset=strong --seed 3 --delay 0\n"
-            "boardai watch --agent heuristic --delay 0.1 --record game.jsonl\n"
-            "boardai watch --agent expectimax > final.txt   # not a terminal: the final board only"
+            "boardai 2048 watch --agent expectimax\n"
+            "boardai 2048 watch --agent expectimax:preset=strong --seed 3 --delay 0\n"
+            "boardai 2048 watch --agent heuristic --delay 0.1 --record game.jsonl\n"
+            "boardai 2048 watch --agent expectimax > final.txt   # not a terminal: the final "
+            "board only"
         ),
     )
     p.add_argument(

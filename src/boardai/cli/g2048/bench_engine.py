@@ -1,22 +1,27 @@
-"""``boardai bench engine``: slides per second, compiled batch path and Python Board.slide."""
+"""``boardai 2048 bench engine``: slides per second, compiled batch path and Python Board.slide."""
 
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from boardai.cli._common import positive_int
 
+if TYPE_CHECKING:
+    from boardai.cli import App
 
-def register(app: object) -> None:
-    p = app.command(  # type: ignore[attr-defined]
-        "bench engine",
+
+def register(app: App) -> None:
+    p = app.command(
+        "2048 bench engine",
+        aliases=["bench engine"],
         help="slides per second of the 2048 engine (compiled batch and Python API)",
         description=(
             "Slides per second on boards from real random games, each slid in all four "
             "directions: the compiled batch kernel (slides_per_s) and Board.slide from Python "
             "(py_slides_per_s). Reports the median of --repeat runs."
         ),
-        examples="boardai bench engine\nboardai bench engine --json --repeat 7",
+        examples="boardai 2048 bench engine\nboardai 2048 bench engine --json --repeat 7",
     )
     p.add_argument(
         "--games",

@@ -6,10 +6,13 @@ import argparse
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boardai.cli._common import positive_int
 from boardai.errors import UsageError
+
+if TYPE_CHECKING:
+    from boardai.cli import App
 
 _BLACK_CHARS = "XxBb*"
 _WHITE_CHARS = "OoWw"
@@ -19,7 +22,7 @@ _BOARD_TEXT = re.compile(r"a b c d e f g h|(\d\s+)?([XxOo.-]\s*){8}|(black|white
 _SIDES = {"x": 0, "b": 0, "black": 0, "*": 0, "o": 1, "w": 1, "white": 1}
 
 
-def register(app: Any) -> None:
+def register(app: App) -> None:
     p = app.command(
         "othello solve",
         help="solve Othello endgame positions exactly: final disc difference and a best move",

@@ -1,11 +1,14 @@
-"""``boardai perft othello DEPTH``: count the positions the move generator reaches."""
+"""``boardai othello perft DEPTH``: count the positions the move generator reaches."""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING
 
 from boardai.cli._common import output_option, positive_int
+
+if TYPE_CHECKING:
+    from boardai.cli import App
 
 #: Deeper runs need --force: depth 12 counts about 2 billion leaves, some 20 s at the 100
 #: million leaves a second of a busy 2-core machine, and each ply more is about 9 times that.
@@ -25,13 +28,14 @@ def estimate(depth: int) -> tuple[float, float]:
     return leaves, leaves / RATE
 
 
-def register(app: Any) -> None:
+def register(app: App) -> None:
     p = app.command(
-        "perft othello",
+        "othello perft",
+        aliases=["perft othello"],
         help="Othello perft from the start position (a pass is a ply) and leaves per second",
         examples=(
-            "boardai perft othello 7\nboardai perft othello 11 --json perft.json\n"
-            "boardai perft othello 13 --force   # about 3 minutes"
+            "boardai othello perft 7\nboardai othello perft 11 --json perft.json\n"
+            "boardai othello perft 13 --force   # about 3 minutes"
         ),
     )
     p.add_argument(
@@ -57,10 +61,10 @@ def run(args: argparse.Namespace) -> int:
     guess = f"about {leaves_guess:.1e} leaves, {rough_duration(seconds_guess * args.repeat)}"
     if args.depth > MAX_DEPTH and not args.force:
         raise UsageError(
-            f"perft othello {args.depth} counts {guess} at 1e8 leaves/s: add --force to run it"
+            f"othello perft {args.depth} counts {guess} at 1e8 leaves/s: add --force to run it"
         )
     if args.depth > MAX_DEPTH:
-        console(stderr=True).print(f"perft othello {args.depth}: {guess}, in one compiled call")
+        console(stderr=True).print(f"othello perft {args.depth}: {guess}, in one compiled call")
     from boardai.othello import kernels as K
 
     K.perft(K.START_BLACK, K.START_WHITE, 1)  # compile or load before timing

@@ -1,22 +1,27 @@
-"""``boardai random``: statistics of random play, compiled end to end."""
+"""``boardai 2048 random``: statistics of random play, compiled end to end."""
 
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from boardai.cli._common import nonneg_int, output_option, positive_int, probability
+
+if TYPE_CHECKING:
+    from boardai.cli import App
 
 CHUNK = 2000
 
 
-def register(app: object) -> None:
-    p = app.command(  # type: ignore[attr-defined]
-        "random",
+def register(app: App) -> None:
+    p = app.command(
+        "2048 random",
+        aliases=["random"],
         help="play many random games: the baseline every player is measured against",
         examples=(
-            "boardai random --games 10000 --seed 1\n"
-            "boardai random --games 1000 --p4 0.2 --start-p4 0   # seed 000's rules\n"
-            "boardai random --games 1000 --buckets 500 --json random.json"
+            "boardai 2048 random --games 10000 --seed 1\n"
+            "boardai 2048 random --games 1000 --p4 0.2 --start-p4 0   # seed 000's rules\n"
+            "boardai 2048 random --games 1000 --buckets 500 --json random.json"
         ),
     )
     p.add_argument("--games", type=positive_int, default=1000, help="games to play (default 1000)")

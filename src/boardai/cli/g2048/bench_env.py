@@ -1,16 +1,20 @@
-"""``boardai bench env``: steps per second of the Gymnasium env and of the vector env."""
+"""``boardai 2048 bench env``: steps per second of the Gymnasium env and of the vector env."""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boardai.cli._common import positive_int
 
+if TYPE_CHECKING:
+    from boardai.cli import App
 
-def register(app: Any) -> None:
+
+def register(app: App) -> None:
     p = app.command(
-        "bench env",
+        "2048 bench env",
+        aliases=["bench env"],
         help="steps per second of boardai/2048-v0 (single env and native vector env)",
         description=(
             "Random-policy steps per second. single_*: one env through gymnasium.make (with its\n"
@@ -20,7 +24,7 @@ def register(app: Any) -> None:
             "observations. Medians of --repeat runs, per second of wall time (_per_s) and of\n"
             "this process's CPU time (_per_cpu_s: the figure to trust on a loaded machine)."
         ),
-        examples="boardai bench env\nboardai bench env --json --num-envs 1024 --repeat 5",
+        examples="boardai 2048 bench env\nboardai 2048 bench env --json --num-envs 1024 --repeat 5",
     )
     p.add_argument(
         "--steps",

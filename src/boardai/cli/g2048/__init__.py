@@ -1,0 +1,1 @@
+"""The commands of 2048: ``boardai 2048 ...``."""

@@ -1,0 +1,161 @@
+"""``boardai 2048 bench ntuple``: n-tuple TD training speed, and the strength of a model."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from boardai.cli._common import nonneg_int, output_option, positive_int
+
+if TYPE_CHECKING:
+    from boardai.cli import App
+
+EXAMPLES = """
+boardai 2048 bench ntuple --patterns 4x6 --episodes 2000
+boardai 2048 bench ntuple --model model.npz --episodes 300 --games 1000
+boardai 2048 bench ntuple --model model.npz --episodes 0 --games 20 --depth 2
+boardai 2048 bench ntuple --model 2048-ntuple --episodes 0 --games 1000 --seed 2024
+"""
+
+
+def register(app: App) -> None:
+    p = app.command(
+        "2048 bench ntuple",
+        aliases=["bench ntuple"],
+        help="n-tuple TD: training moves per second, and the 1-ply strength of a model",
+        examples=EXAMPLES,
+    )
+    p.add_argument("--patterns", default="4x6", help="patterns of a fresh network (default: 4x6)")
+    p.add_argument(
+        "--model",
+        help="start from this model (a file or a shipped model's name; realistic, filled "
+        "tables) and play --games with it",
+    )
+    p.add_argument(
+        "--episodes",
+        type=nonneg_int,
+        default=1000,
+        help="training episodes per timing (default: 1000)",
+    )
+    p.add_argument(
+        "--repeat",
+        type=positive_int,
+        default=3,
+        help="timings; the median is reported (default: 3)",
+    )
+    p.add_argument("--threads", type=positive_int, default=1, help="training threads (default: 1)")
+    p.add_argument(
+        "--games", type=nonneg_int, default=0, help="games to play with --model (default: 0)"
+    )
+    p.add_argument(
+        "--depth",
+        type=positive_int,
+        default=1,
+        help="1: greedy 1-ply; 2-4: expectimax over the network",
+    )
+    p.add_argument(
+        "--seed", type=nonneg_int, default=2024, help="rng seed of the timed episodes and games"
+    )
+    output_option(p, "--json", help="also write the results to this JSON file")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import statistics
+
+    import numpy as np
+
+    from boardai.cli._common import console, write_json
+    from boardai.g2048.stats import summarize
+    from boardai.g2048.train.trainer import TrainConfig, Trainer
+    from boardai.report import reach_table, summary_table
+
+    out = console()
+    if args.model:
+        from boardai.learn.store import resolve
+
+        base = Trainer.load(resolve(args.model, "2048", "ntuple"))
+        base.config.seed = args.seed
+    else:
+        base = Trainer(TrainConfig(patterns=args.patterns, seed=args.seed))
+    start_weights = base.network.weights.copy()
+    result: dict[str, object] = {
+        "patterns": base.config.patterns,
+        "model": args.model,
+        "threads": args.threads,
+    }
+    if args.episodes:
+        base.train(1)  # compile (or load the compiled code) outside the timing
+        rates: list[float] = []
+        cpu_rates: list[float] = []
+        for _ in range(args.repeat):
+            base.network.weights[:] = start_weights
+            base.episodes = 10**9  # fresh spawn streams, away from any training episodes
+            chunk = base.train(args.episodes, args.threads)
+            rates.append(chunk.moves_per_second)
+            cpu_rates.append(chunk.moves_per_cpu_second)
+            out.print(
+                f"{args.episodes:,} episodes, {int(chunk.moves.sum()):,} moves: "
+                f"{chunk.moves_per_second:,.0f} moves/s, "
+                f"{chunk.moves_per_cpu_second:,.0f} moves per CPU second"
+            )
+        result["training_moves_per_s"] = rates
+        result["training_moves_per_cpu_s"] = cpu_rates
+        out.print(
+            f"training: median {statistics.median(rates):,.0f} moves/s, "
+            f"{statistics.median(cpu_rates):,.0f} moves per CPU second, over {args.repeat} runs"
+        )
+    if args.games:
+        if not args.model:
+            from boardai.errors import UsageError
+
+            raise UsageError("--games needs --model (a trained network to play)")
+        base.network.weights[:] = start_weights
+        scores, maxes, moves, seconds = _play(args, base)
+        tiles = np.where(maxes > 0, np.left_shift(1, maxes), 0)
+        s = summarize(scores, moves)
+        rate = f"{args.games / seconds:,.1f} games/s, {moves.sum() / seconds:,.0f} moves/s"
+        title = f"{'1-ply' if args.depth == 1 else f'depth {args.depth}'} play, {args.model}"
+        out.print(summary_table(s, title=title, extra={"speed": rate}))
+        out.print(reach_table(tiles))
+        result["games"] = s.to_dict()
+        result["reach"] = {
+            int(t): float((tiles >= t).mean()) for t in (2048, 4096, 8192, 16384, 32768)
+        }
+    if args.json:
+        write_json(args.json, result)
+    return 0
+
+
+def _play(args: argparse.Namespace, trainer: Any) -> tuple[Any, Any, Any, float]:
+    """Play ``args.games`` games (game g: seed ``args.seed + g``): scores, max exponents,
+    moves, seconds. Depth 1 runs in compiled code; deeper runs the search move by move."""
+    import time
+
+    import numpy as np
+
+    p4 = trainer.config.p4
+    if args.depth == 1:
+        trainer.play(1, args.seed)  # compile outside the timing
+        t0 = time.perf_counter()
+        scores, maxes, moves = trainer.play(args.games, args.seed)
+        return scores, maxes, moves, time.perf_counter() - t0
+
+    from boardai.cli._common import progress
+    from boardai.g2048 import Game
+    from boardai.g2048.agents import make_agent
+
+    agent = make_agent(f"ntuple:model={args.model},depth={args.depth},p4={p4}")
+    scores, maxes, moves = (np.zeros(args.games, np.int64) for _ in range(3))
+    t0 = time.perf_counter()
+    with progress() as bar:
+        task = bar.add_task(f"depth {args.depth} games", total=args.games)
+        for g in range(args.games):
+            game = Game(seed=args.seed + g, p4=p4)
+            agent.reset()
+            while not game.is_over():
+                game.move(agent.act(game.board))
+            scores[g], moves[g] = game.score, game.moves
+            maxes[g] = game.board.max_tile().bit_length() - 1
+            bar.advance(task)
+    return scores, maxes, moves, time.perf_counter() - t0

@@ -1,0 +1,1 @@
+"""The commands of Othello: ``boardai othello ...``."""

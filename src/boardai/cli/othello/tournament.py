@@ -1,0 +1,79 @@
+"""``boardai othello tournament``: a round robin between Othello players, with an Elo table."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from boardai.cli.othello.match import (
+    check_players,
+    journal_identity,
+    match_options,
+    play_pairing,
+)
+
+if TYPE_CHECKING:
+    from boardai.cli import App
+
+
+def register(app: App) -> None:
+    p = app.command(
+        "othello tournament",
+        help="round robin between Othello players, with an Elo table",
+        examples=(
+            "boardai othello tournament --agents random greedy wpc alphabeta:depth=2\n"
+            "boardai othello tournament --agents random wpc ntuple --games 400 --cluster local "
+            "--resume t.jsonl"
+        ),
+    )
+    p.add_argument("--agents", nargs="+", required=True, metavar="SPEC", help="two or more players")
+    match_options(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    from boardai.arena.match_results import elo_ratings
+    from boardai.cli._common import console, write_json
+    from boardai.errors import UsageError
+
+    names = list(dict.fromkeys(args.agents))
+    if len(names) < 2:
+        raise UsageError("a tournament needs at least two different players")
+    from boardai.cli._arena import open_journal
+
+    check_players(names)
+    results = []
+    scores: dict[tuple[int, int], tuple[float, int]] = {}
+    journal = open_journal(args, journal_identity(args, "othello tournament", names))
+    try:
+        for i in range(len(names)):
+            for j in range(i + 1, len(names)):
+                r = play_pairing(
+                    names[i], names[j], args, f"{names[i]} vs {names[j]}", journal=journal
+                )
+                results.append(r)
+                scores[(i, j)] = (r.score * r.games, r.games)
+    finally:
+        if journal is not None:
+            journal.close()
+    elo = elo_ratings(names, scores)
+    t = Table(title="tournament", title_justify="left")
+    t.add_column("player")
+    t.add_column("Elo", justify="right")
+    t.add_column("score", justify="right")
+    for k in sorted(range(len(names)), key=lambda k: -elo[k]):
+        pts = sum(p if i == k else g - p for (i, j), (p, g) in scores.items() if k in (i, j))
+        g = sum(g for (i, j), (_, g) in scores.items() if k in (i, j))
+        t.add_row(names[k], f"{elo[k]:.0f}", f"{pts / g:.3f}")
+    out = console()
+    out.print(t)
+    for r in results:
+        out.print(f"{r.a} vs {r.b}: {r.score:.3f} ± {r.score_se:.3f} over {r.games} games")
+    if args.json:
+        write_json(
+            args.json,
+            {"elo": dict(zip(names, elo, strict=True)), "matches": [r.to_dict() for r in results]},
+        )
+    return 0

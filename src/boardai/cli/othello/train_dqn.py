@@ -1,0 +1,94 @@
+"""``boardai othello train dqn``: seed 002's self-play DQN for Othello (PyTorch)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from boardai.cli._common import nonneg_int, output_option, positive_int
+from boardai.cli._flags import deferred
+
+if TYPE_CHECKING:
+    from boardai.cli import App
+
+
+def register(app: App) -> None:
+    p = app.command(
+        "othello train dqn",
+        aliases=["train othello-dqn"],
+        help="seed 002's self-play DQN for Othello (torch), matches against wpc and random",
+        examples=(
+            "boardai othello train dqn --preset seed002 --games 3000 --out runs/othello/dqn.pt\n"
+            "boardai othello train dqn --preset strong --out runs/othello/dqn_strong.pt --resume\n"
+            "boardai othello match --black dqn:model=runs/othello/dqn.pt --white random"
+        ),
+    )
+    output_option(
+        p,
+        "--out",
+        required=True,
+        metavar="FILE",
+        help="checkpoint file (.pt); the best one against wpc so far is kept as FILE.best.pt",
+    )
+    p.add_argument("--preset", choices=["seed002", "strong"], default="seed002", help="preset")
+    deferred(p, _dqn_flags)
+    p.add_argument("--resume", action="store_true", help="continue the run saved in --out")
+    p.set_defaults(func=run)
+
+
+def _dqn_flags(p: argparse.ArgumentParser) -> list[str]:
+    from boardai.cli._flags import add_config_flags
+    from boardai.othello.train.dqn import DQNConfig
+
+    group = p.add_argument_group("hyperparameters (default: the preset's value)")
+    return add_config_flags(
+        group,
+        DQNConfig,
+        exclude=("preset",),
+        types={
+            "games": positive_int,
+            "seed": nonneg_int,
+            "eval_every": positive_int,
+            "eval_games": positive_int,
+        },
+        bools="value",
+        default_label="seed002",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.progress import TextColumn
+
+    from boardai.cli._common import console, progress, resumed_out
+    from boardai.cli._flags import given
+    from boardai.errors import UsageError
+    from boardai.learn.run import Progress
+    from boardai.othello.train.dqn import preset_config, train
+
+    try:
+        config = preset_config(args.preset, **given(args, args.config_flags))
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    out = console()
+    with progress(TextColumn("{task.fields[score]}")) as bar:
+        task = bar.add_task("self-play", total=config.games, score="")
+
+        def on_progress(p: Progress) -> None:
+            bar.update(task, completed=p.done)
+            ev = p.stats
+            if ev is not None:
+                line = (
+                    f"{p.done:,} games: vs wpc {ev['score_vs_wpc']:.3f} ± {ev['se_vs_wpc']:.3f},"
+                    f" wins vs random {ev['win_rate_vs_random']:.1%}"
+                    f" ({ev['eval_games']} games each)"
+                )
+                bar.update(task, score=line.split(": ", 1)[1])
+                bar.console.print(line)
+
+        try:
+            summary = train(config, args.out, resume=resumed_out(args), on_progress=on_progress)
+        except KeyboardInterrupt:
+            out.print(f"interrupted: saved {args.out}")
+            return 130
+    out.print(f"saved {args.out} after {summary['done']:,} games")
+    return 0
