@@ -66,10 +66,17 @@ class RayBackend:
         self.address = address
         self.workers = workers
         self.retries = retries
+        self._joined = False  # whether this backend started or joined Ray in this process
+
+    def _connect(self) -> Any:
+        fresh = not import_ray().is_initialized()
+        ray = connect(self.address, self.workers)
+        self._joined = self._joined or fresh
+        return ray
 
     def cpus(self) -> int:
         """The CPUs of the cluster (joining it if this process has not yet)."""
-        ray = connect(self.address, self.workers)
+        ray = self._connect()
         return max(1, int(ray.cluster_resources().get("CPU", 1)))
 
     def map_chunks(
@@ -77,7 +84,7 @@ class RayBackend:
     ) -> Generator[tuple[Sequence[int], list[R]], None, None]:
         if not chunks:
             return
-        ray = connect(self.address, self.workers)
+        ray = self._connect()
         remote = ray.remote(num_cpus=1, max_retries=self.retries)(_play_chunk)
         task_ref = ray.put(task)
         pending = {remote.remote(task_ref, list(c)): c for c in chunks}
@@ -92,8 +99,15 @@ class RayBackend:
                         raise e.cause from None  # the task's own error, as the pool gives it
                     yield chunk, results
         finally:  # Ctrl-C, an error, or the caller stopped early: stop what is left
-            for ref in pending:
-                ray.cancel(ref, force=True)
+            if pending and self._joined:
+                # This backend's own Ray session: leave it, which ends the tasks with it.
+                # (Cancelling a running task races with its reply inside Ray 2.60, which then
+                # aborts the process at exit: "Tried to complete task that was not pending".)
+                ray.shutdown()
+                self._joined = False
+            else:  # a session the caller holds (and may go on using): cancel ours
+                for ref in pending:
+                    ray.cancel(ref)
 
 
 def _play_chunk(task: Task[R], chunk: list[int]) -> list[R]:
