@@ -20,7 +20,7 @@ def register(app: App) -> None:
         help="play many random games: the baseline every player is measured against",
         examples=(
             "boardai 2048 random --games 10000 --seed 1\n"
-            "boardai 2048 random --games 1000 --p4 0.2 --start-p4 0   # seed 000's rules\n"
+            "boardai 2048 random --games 1000 --p4 0.2 --start-p4 0  # more 4s, none at start\n"
             "boardai 2048 random --games 1000 --buckets 500 --json random.json"
         ),
     )

@@ -31,9 +31,13 @@ def register(app: App) -> None:
         help="train a deep Q-network to play 2048 (PyTorch)",
         examples=EXAMPLES,
         description=(
-            "Train a DQN on boardai/2048-v0. --preset picks seed 000's or seed 003's setup or\n"
-            "the strong default; any hyperparameter below overrides it. Writes checkpoint.pt,\n"
-            "best.pt, log.csv and curve.png to --out; watch the result play with\n"
+            "Train a DQN on boardai/2048-v0. --preset picks a starting configuration: strong\n"
+            "(the default: an afterstate value net, Double DQN, 3-step returns), dueling,\n"
+            "seed000 (a CNN Q(s,a) fitted on batches of whole episodes), seed001 (dense layers\n"
+            "over the boards two moves ahead) or seed003 (dense or convolutional Q nets with a\n"
+            "shaped reward), the setups of the write-ups boardai grew from\n"
+            "(docs/tour/env-dqn.md). Any hyperparameter below overrides the preset. Writes\n"
+            "checkpoint.pt, best.pt, log.csv and curve.png to --out; watch the result play with\n"
             "'boardai 2048 watch --agent dqn:model=OUT/best.pt' (or ...,lookahead=1)."
         ),
     )

@@ -34,12 +34,12 @@ def register(app: App) -> None:
     p = app.command(
         "2048 train ntuple",
         aliases=["train ntuple"],
-        help="train an n-tuple network for 2048 by TD learning on afterstates (seed 004)",
+        help="train an n-tuple network for 2048 by TD learning on afterstates",
         examples=EXAMPLES,
         description=(
             "Train an n-tuple network by TD learning on afterstates: greedy play by\n"
-            "r + V(afterstate), updates from the end of each episode backwards (seed 004),\n"
-            "or online. Every --report-every episodes it prints seed 004's report (average\n"
+            "r + V(afterstate), updates from the end of each episode backwards, or online.\n"
+            "Every --report-every episodes it prints a report (average\n"
             "and max score, moves/s, tile reach table) and appends a CSV row; every\n"
             "--checkpoint-every episodes (and at Ctrl-C or SIGTERM, exit code 130) it saves --out."
         ),

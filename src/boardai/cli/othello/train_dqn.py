@@ -16,7 +16,7 @@ def register(app: App) -> None:
     p = app.command(
         "othello train dqn",
         aliases=["train othello-dqn"],
-        help="seed 002's self-play DQN for Othello (torch), matches against wpc and random",
+        help="a self-play DQN for Othello (torch), matches against wpc and random",
         examples=(
             "boardai othello train dqn --preset seed002 --games 3000 --out runs/othello/dqn.pt\n"
             "boardai othello train dqn --preset strong --out runs/othello/dqn_strong.pt --resume\n"
