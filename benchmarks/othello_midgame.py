@@ -7,6 +7,9 @@ no endgame solver); the figures are the sums over the positions: nodes (every po
 searched, those of the ordering searches included), evaluator calls and seconds.
 
     PYTHONPATH=src python benchmarks/othello_midgame.py --eval ntuple --depth 8 [--json OUT]
+
+With ``--mpc T`` the search uses multi-prob-cut at threshold ``T``; ``--exact`` compares with
+the ``--json`` of a run without it (nodes, moves, values).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from boardai.learn import store
 from boardai.othello import evaluation as E
 from boardai.othello import kernels as K
 from boardai.othello import ntuple as nt
+from boardai.othello import probcut
 from boardai.othello.ntuple_eval import evaluate_ntuple
 from boardai.othello.ntuple_file import load_network
 from boardai.othello.search import Searcher
@@ -54,8 +58,12 @@ def main() -> None:
     ap.add_argument("--eval", choices=("wpc", "classic", "ntuple"), default="ntuple")
     ap.add_argument("--depth", type=int, default=8)
     ap.add_argument("--tt", type=int, default=20, help="table bits")
+    ap.add_argument("--mpc", type=float, default=0.0, help="prob-cut threshold (0: off)")
+    ap.add_argument("--tries", type=int, default=probcut.TRIES, help="prob-cut tries a node")
+    ap.add_argument("--exact", metavar="JSON", help="--json of a run without prob-cut: compare")
     ap.add_argument("--json", metavar="OUT")
     args = ap.parse_args()
+    mpc = probcut.table(args.eval, args.mpc, args.tries)
     _, path = store.resolve_default("", "othello", "othello-ntuple", "")
     net = load_network(path)
     evaluators: dict[str, tuple[Any, Any]] = {
@@ -69,7 +77,7 @@ def main() -> None:
     rows = []
     for p, o in pos:
         t0 = time.perf_counter()
-        r = Searcher(evaluator, data, tt_bits=args.tt).search(p, o, args.depth)
+        r = Searcher(evaluator, data, tt_bits=args.tt, mpc=mpc).search(p, o, args.depth)
         rows.append(
             {"action": r.action, "value": r.value, "nodes": r.nodes,
              "evaluations": r.evaluations, "seconds": time.perf_counter() - t0}
@@ -82,6 +90,16 @@ def main() -> None:
         f"{evals:,} evaluations, "
         f"{seconds:.2f} s, {nodes / seconds / 1e6:.2f} M nodes/s"
     )
+    if args.exact:
+        with open(args.exact) as f:
+            exact = json.load(f)["positions"]
+        errors = [abs(r["value"] - e["value"]) for r, e in zip(rows, exact, strict=True)]
+        same = sum(r["action"] == e["action"] for r, e in zip(rows, exact, strict=True))
+        print(
+            f"against {args.exact}: {nodes / sum(e['nodes'] for e in exact):.3f} of its nodes, "
+            f"same move {same}/{len(rows)}, value error mean {np.mean(errors):.2f} "
+            f"max {max(errors):.2f}"
+        )
     if args.json:
         with open(args.json, "w") as f:
             json.dump(

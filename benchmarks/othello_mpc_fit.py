@@ -63,18 +63,23 @@ def deepening_values(evaluator: Any, data: Any, p: int, o: int, depth: int) -> l
 
 
 def fit(rows: list[dict[str, Any]], depth: int) -> list[tuple[int, int, int, float, float, float]]:
-    """(stage, d, d', a, b, sigma) for each stage and node depth, printed with r and n."""
+    """(stage, d, d', a, b, sigma) for each stage, node depth and shallow depth (the cheap
+    try ``d' - 2`` too), printed with r and n. ``values[k]`` is the ``k``-ply value."""
     out = []
     stages = len(probcut.STAGE_ENDS) + 1
     print("stage  d  d'      a       b   sigma      r    n")
     for stage in [*range(stages), -1]:
-        for d in range(probcut.MIN_DEPTH, depth + 1):
-            ds = probcut.shallow_depth(d)
+        for d, ds in [
+            (deep, ds)
+            for deep in range(probcut.MIN_DEPTH, depth + 1)
+            for ds in (probcut.shallow_depth(deep) - 2, probcut.shallow_depth(deep))
+            if ds >= 0
+        ]:
             pairs = [
-                (r["values"][ds - 1], r["values"][d - 1])
+                (r["values"][ds], r["values"][d])
                 for r in rows
                 if stage in (-1, probcut.stage_of(r["discs"]))
-                and max(abs(r["values"][ds - 1]), abs(r["values"][d - 1])) < WIN_VALUE / 2
+                and max(abs(r["values"][ds]), abs(r["values"][d])) < WIN_VALUE / 2
             ]
             x, y = np.array(pairs).T
             a, b = np.polyfit(x, y, 1)
@@ -95,19 +100,19 @@ def main() -> None:
     ap.add_argument("--json", metavar="OUT", help="write the positions' values")
     ap.add_argument("--values", metavar="IN", help="fit values written by --json (no search)")
     args = ap.parse_args()
+    _, path = store.resolve_default("", "othello", "othello-ntuple", "")
+    net = load_network(path)
+    evaluators: dict[str, tuple[Any, Any]] = {
+        "wpc": (E.evaluate_wpc, E.wpc_data()),
+        "classic": (E.evaluate_classic, E.CLASSIC_DATA),
+        "ntuple": (evaluate_ntuple, net.data()),
+    }
+    evaluator, data = evaluators[args.eval]
     if args.values:
         with open(args.values) as f:
             rows = json.load(f)["positions"]
         depth = min(args.depth, min(len(r["values"]) for r in rows))
     else:
-        _, path = store.resolve_default("", "othello", "othello-ntuple", "")
-        net = load_network(path)
-        evaluators: dict[str, tuple[Any, Any]] = {
-            "wpc": (E.evaluate_wpc, E.wpc_data()),
-            "classic": (E.evaluate_classic, E.CLASSIC_DATA),
-            "ntuple": (evaluate_ntuple, net.data()),
-        }
-        evaluator, data = evaluators[args.eval]
         pos = positions(net, args.games, args.epsilon)
         depth = args.depth
         rows = []
@@ -120,6 +125,9 @@ def main() -> None:
         if args.json:
             with open(args.json, "w") as f:
                 json.dump({"eval": args.eval, "depth": depth, "positions": rows}, f)
+    for r in rows:  # values[k]: the k-ply value, the static one first
+        static = float(evaluator(np.uint64(r["mover"]), np.uint64(r["opponent"]), data))
+        r["values"] = [static, *r["values"]]
     fits = fit(rows, depth)
     print(f'    "{args.eval}": (')
     for row in fits:
