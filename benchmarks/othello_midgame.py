@@ -9,7 +9,8 @@ searched, those of the ordering searches included), evaluator calls and seconds.
     PYTHONPATH=src python benchmarks/othello_midgame.py --eval ntuple --depth 8 [--json OUT]
 
 With ``--mpc T`` the search uses multi-prob-cut at threshold ``T``; ``--exact`` compares with
-the ``--json`` of a run without it (nodes, moves, values).
+the ``--json`` of a run without it (nodes, moves, values). With ``--time S`` each position is
+searched for ``S`` seconds (``--depth`` the cap) and the depths reached are printed.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ def main() -> None:
     ap.add_argument("--tt", type=int, default=20, help="table bits")
     ap.add_argument("--mpc", type=float, default=0.0, help="prob-cut threshold (0: off)")
     ap.add_argument("--tries", type=int, default=probcut.TRIES, help="prob-cut tries a node")
+    ap.add_argument("--time", type=float, help="seconds a position (depth: the cap)")
     ap.add_argument("--exact", metavar="JSON", help="--json of a run without prob-cut: compare")
     ap.add_argument("--json", metavar="OUT")
     args = ap.parse_args()
@@ -77,14 +79,19 @@ def main() -> None:
     rows = []
     for p, o in pos:
         t0 = time.perf_counter()
-        r = Searcher(evaluator, data, tt_bits=args.tt, mpc=mpc).search(p, o, args.depth)
+        s = Searcher(evaluator, data, tt_bits=args.tt, mpc=mpc)
+        r = s.search(p, o, args.depth, args.time)
         rows.append(
-            {"action": r.action, "value": r.value, "nodes": r.nodes,
+            {"action": r.action, "value": r.value, "nodes": r.nodes, "depth": r.depth,
              "evaluations": r.evaluations, "seconds": time.perf_counter() - t0}
         )  # fmt: skip
     nodes = sum(r["nodes"] for r in rows)
     evals = sum(r["evaluations"] for r in rows)
     seconds = sum(r["seconds"] for r in rows)
+    if args.time:
+        depths = [r["depth"] for r in rows]
+        print(f"{args.time} s a position: depth reached mean {np.mean(depths):.2f}, "
+              f"min {min(depths)}, max {max(depths)}")  # fmt: skip
     print(
         f"{args.eval} depth {args.depth}: {len(rows)} positions, {nodes:,} nodes, "
         f"{evals:,} evaluations, "

@@ -96,3 +96,14 @@ def test_bad_threshold_is_one_usage_line(player: str, bad: str) -> None:
     with pytest.raises(UsageError, match="mpc") as e:
         make_agent(spec)
     assert "\n" not in str(e.value)
+
+
+def test_default_threshold_follows_the_evaluator() -> None:
+    """On by default where it won at equal time (the network), off elsewhere."""
+    assert probcut.default("ntuple") > 0
+    assert make_agent("alphabeta:depth=3").searcher.mpc[0] == 0
+    assert make_agent("alphabeta:depth=3,eval=classic").searcher.mpc[0] == 0
+    assert make_agent("ntuple:depth=3").searcher.mpc[0] == probcut.default("ntuple")
+    assert make_agent("alphabeta:depth=3,eval=ntuple").searcher.mpc[0] == probcut.default("ntuple")
+    assert make_agent("ntuple:depth=3,mpc=0").searcher.mpc[0] == 0
+    assert make_agent("alphabeta:depth=3,mpc=2").searcher.mpc[0] == 2

@@ -27,8 +27,11 @@ MIN_DEPTH = 3
 #: Shallow searches tried at a node (see :func:`table`).
 TRIES = 1
 
-#: The players' threshold (``mpc=`` of ``alphabeta`` and ``ntuple``) unless given; 0: off.
-DEFAULT = 0.0
+#: The players' threshold (``mpc=`` of ``alphabeta`` and ``ntuple``) unless given, by
+#: evaluator; others: 0, off. Measured at equal time per move (docs/benchmarks.md, session 13):
+#: with the shipped network it wins (0.58 against the same player without it at 0.2 s a
+#: move, 200 games), with WPC it does not (0.48 at 0.05 s).
+DEFAULTS = {"ntuple": 1.5}
 #: Bounds of a threshold other than 0.
 MIN_THRESHOLD, MAX_THRESHOLD = 0.5, 4.0
 
@@ -196,6 +199,11 @@ def check_threshold(threshold: float) -> None:
         raise ValueError(
             f"mpc must be 0 (off) or in {MIN_THRESHOLD}..{MAX_THRESHOLD}, got {threshold}"
         )
+
+
+def default(evaluator: str) -> float:
+    """The threshold for ``evaluator`` when the player's spec gives none."""
+    return DEFAULTS.get(evaluator, 0.0)
 
 
 def off() -> tuple[float, np.ndarray, np.ndarray]:

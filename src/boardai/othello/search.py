@@ -1,6 +1,7 @@
 """Alpha-beta search for Othello in compiled code: principal variation search (fail-soft
-negamax, null windows after the first move) with a transposition table, move ordering, a node
-budget, aspiration windows over iterative deepening, and an exact endgame solver.
+negamax, null windows after the first move) with a transposition table, move ordering,
+multi-prob-cut (optional, :mod:`boardai.othello.probcut`), a node budget, aspiration windows
+over iterative deepening, and an exact endgame solver.
 
 Values are from the mover's point of view. A finished game is worth ``±WIN_VALUE`` plus the
 final disc difference (so any win beats any evaluation); other leaves take the evaluator's

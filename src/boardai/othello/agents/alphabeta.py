@@ -32,6 +32,7 @@ class AlphaBetaOptions:
         tt: the transposition table holds 2**tt entries.
         mpc: multi-prob-cut's threshold, in standard deviations of the shallow searches'
             error (0: off): larger cuts less and errs less (``boardai.othello.probcut``).
+            Left out: 1.5 with ``eval=ntuple`` (it wins at equal time), else off.
     """
 
     depth: int = 4
@@ -40,7 +41,7 @@ class AlphaBetaOptions:
     eval: Literal["wpc", "classic", "ntuple"] = "wpc"
     model: str | None = None
     tt: int = 18
-    mpc: float = probcut.DEFAULT
+    mpc: float | None = None
 
     def __post_init__(self) -> None:
         if not 1 <= self.depth <= 60:
@@ -51,7 +52,8 @@ class AlphaBetaOptions:
             raise ValueError(f"endgame must be in 0..24, got {self.endgame}")
         if not 10 <= self.tt <= 26:
             raise ValueError(f"tt must be in 10..26, got {self.tt}")
-        probcut.check_threshold(self.mpc)
+        if self.mpc is not None:
+            probcut.check_threshold(self.mpc)
 
 
 def _evaluator(opts: AlphaBetaOptions) -> tuple[Any, Any]:
@@ -75,7 +77,7 @@ class AlphaBetaAgent:
     def __init__(self, opts: AlphaBetaOptions, name: str = "alphabeta") -> None:
         self.name = name
         self.opts = opts
-        mpc = probcut.table(opts.eval, opts.mpc)
+        mpc = probcut.table(opts.eval, probcut.default(opts.eval) if opts.mpc is None else opts.mpc)
         self.searcher = S.Searcher(*_evaluator(opts), tt_bits=opts.tt, mpc=mpc)
         self.last: S.SearchResult | None = None
 

@@ -25,19 +25,21 @@ class NTupleOptions:
         time: seconds per move for the search (0: no limit).
         endgame: with depth > 1, solve exactly with this many empties or fewer (with a time
             budget, only from as many as it affords: 18 at 1 s).
-        mpc: with depth > 1, multi-prob-cut's threshold (0: off; see ``alphabeta``).
+        mpc: with depth > 1, multi-prob-cut's threshold (0: off; left out: 1.5; see
+            ``alphabeta``).
     """
 
     model: str = ""
     depth: int = 1
     time: float = 0.0
     endgame: int = 0
-    mpc: float = probcut.DEFAULT
+    mpc: float | None = None
 
     def __post_init__(self) -> None:
         if not 1 <= self.depth <= 60:
             raise ValueError(f"depth must be in 1..60, got {self.depth}")
-        probcut.check_threshold(self.mpc)
+        if self.mpc is not None:
+            probcut.check_threshold(self.mpc)
 
 
 class NTupleAgent:
