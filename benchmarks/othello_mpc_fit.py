@@ -97,10 +97,11 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=30)
     ap.add_argument("--epsilon", type=float, default=0.1)
     ap.add_argument("--depth", type=int, default=probcut.MAX_DEPTH)
+    ap.add_argument("--model", default="", help="n-tuple model (default: the shipped one)")
     ap.add_argument("--json", metavar="OUT", help="write the positions' values")
     ap.add_argument("--values", metavar="IN", help="fit values written by --json (no search)")
     args = ap.parse_args()
-    _, path = store.resolve_default("", "othello", "othello-ntuple", "")
+    _, path = store.resolve_default(args.model, "othello", "othello-ntuple", "")
     net = load_network(path)
     evaluators: dict[str, tuple[Any, Any]] = {
         "wpc": (E.evaluate_wpc, E.wpc_data()),

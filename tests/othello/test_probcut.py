@@ -99,11 +99,15 @@ def test_bad_threshold_is_one_usage_line(player: str, bad: str) -> None:
 
 
 def test_default_threshold_follows_the_evaluator() -> None:
-    """On by default where it won at equal time (the network), off elsewhere."""
-    assert probcut.default("ntuple") > 0
-    assert make_agent("alphabeta:depth=3").searcher.mpc[0] == 0
-    assert make_agent("alphabeta:depth=3,eval=classic").searcher.mpc[0] == 0
-    assert make_agent("ntuple:depth=3").searcher.mpc[0] == probcut.default("ntuple")
-    assert make_agent("alphabeta:depth=3,eval=ntuple").searcher.mpc[0] == probcut.default("ntuple")
-    assert make_agent("ntuple:depth=3,mpc=0").searcher.mpc[0] == 0
+    """Each player's default is its evaluator's (off unless measured to win), a given one
+    replaces it."""
+    for spec, evaluator in [
+        ("alphabeta:depth=3", "wpc"),
+        ("alphabeta:depth=3,eval=classic", "classic"),
+        ("alphabeta:depth=3,eval=ntuple", "ntuple"),
+        ("ntuple:depth=3", "ntuple"),
+    ]:
+        assert make_agent(spec).searcher.mpc[0] == probcut.default(evaluator)
+    assert make_agent("ntuple:depth=3,mpc=1.5").searcher.mpc[0] == 1.5
     assert make_agent("alphabeta:depth=3,mpc=2").searcher.mpc[0] == 2
+    assert make_agent("alphabeta:depth=3,mpc=0").searcher.mpc[0] == 0

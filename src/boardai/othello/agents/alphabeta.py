@@ -32,7 +32,7 @@ class AlphaBetaOptions:
         tt: the transposition table holds 2**tt entries.
         mpc: multi-prob-cut's threshold, in standard deviations of the shallow searches'
             error (0: off): larger cuts less and errs less (``boardai.othello.probcut``).
-            Left out: 1.5 with ``eval=ntuple`` (it wins at equal time), else off.
+            Left out: off (no gain measured at equal time; ``probcut.DEFAULTS``).
     """
 
     depth: int = 4

@@ -25,8 +25,8 @@ class NTupleOptions:
         time: seconds per move for the search (0: no limit).
         endgame: with depth > 1, solve exactly with this many empties or fewer (with a time
             budget, only from as many as it affords: 18 at 1 s).
-        mpc: with depth > 1, multi-prob-cut's threshold (0: off; left out: 1.5; see
-            ``alphabeta``).
+        mpc: with depth > 1, multi-prob-cut's threshold (0 or left out: off; e.g. 1.5;
+            see ``alphabeta``).
     """
 
     model: str = ""
