@@ -7,6 +7,10 @@ no endgame solver); the figures are the sums over the positions: nodes (every po
 searched, those of the ordering searches included), evaluator calls and seconds.
 
     PYTHONPATH=src python benchmarks/othello_midgame.py --eval ntuple --depth 8 [--json OUT]
+
+With ``--mpc T`` the search uses multi-prob-cut at threshold ``T``; ``--exact`` compares with
+the ``--json`` of a run without it (nodes, moves, values). With ``--time S`` each position is
+searched for ``S`` seconds (``--depth`` the cap) and the depths reached are printed.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from boardai.learn import store
 from boardai.othello import evaluation as E
 from boardai.othello import kernels as K
 from boardai.othello import ntuple as nt
+from boardai.othello import probcut
 from boardai.othello.ntuple_eval import evaluate_ntuple
 from boardai.othello.ntuple_file import load_network
 from boardai.othello.search import Searcher
@@ -54,8 +59,13 @@ def main() -> None:
     ap.add_argument("--eval", choices=("wpc", "classic", "ntuple"), default="ntuple")
     ap.add_argument("--depth", type=int, default=8)
     ap.add_argument("--tt", type=int, default=20, help="table bits")
+    ap.add_argument("--mpc", type=float, default=0.0, help="prob-cut threshold (0: off)")
+    ap.add_argument("--tries", type=int, default=probcut.TRIES, help="prob-cut tries a node")
+    ap.add_argument("--time", type=float, help="seconds a position (depth: the cap)")
+    ap.add_argument("--exact", metavar="JSON", help="--json of a run without prob-cut: compare")
     ap.add_argument("--json", metavar="OUT")
     args = ap.parse_args()
+    mpc = probcut.table(args.eval, args.mpc, args.tries)
     _, path = store.resolve_default("", "othello", "othello-ntuple", "")
     net = load_network(path)
     evaluators: dict[str, tuple[Any, Any]] = {
@@ -69,19 +79,34 @@ def main() -> None:
     rows = []
     for p, o in pos:
         t0 = time.perf_counter()
-        r = Searcher(evaluator, data, tt_bits=args.tt).search(p, o, args.depth)
+        s = Searcher(evaluator, data, tt_bits=args.tt, mpc=mpc)
+        r = s.search(p, o, args.depth, args.time)
         rows.append(
-            {"action": r.action, "value": r.value, "nodes": r.nodes,
+            {"action": r.action, "value": r.value, "nodes": r.nodes, "depth": r.depth,
              "evaluations": r.evaluations, "seconds": time.perf_counter() - t0}
         )  # fmt: skip
     nodes = sum(r["nodes"] for r in rows)
     evals = sum(r["evaluations"] for r in rows)
     seconds = sum(r["seconds"] for r in rows)
+    if args.time:
+        depths = [r["depth"] for r in rows]
+        print(f"{args.time} s a position: depth reached mean {np.mean(depths):.2f}, "
+              f"min {min(depths)}, max {max(depths)}")  # fmt: skip
     print(
         f"{args.eval} depth {args.depth}: {len(rows)} positions, {nodes:,} nodes, "
         f"{evals:,} evaluations, "
         f"{seconds:.2f} s, {nodes / seconds / 1e6:.2f} M nodes/s"
     )
+    if args.exact:
+        with open(args.exact) as f:
+            exact = json.load(f)["positions"]
+        errors = [abs(r["value"] - e["value"]) for r, e in zip(rows, exact, strict=True)]
+        same = sum(r["action"] == e["action"] for r, e in zip(rows, exact, strict=True))
+        print(
+            f"against {args.exact}: {nodes / sum(e['nodes'] for e in exact):.3f} of its nodes, "
+            f"same move {same}/{len(rows)}, value error mean {np.mean(errors):.2f} "
+            f"max {max(errors):.2f}"
+        )
     if args.json:
         with open(args.json, "w") as f:
             json.dump(

@@ -1,6 +1,7 @@
 """Alpha-beta search for Othello in compiled code: principal variation search (fail-soft
-negamax, null windows after the first move) with a transposition table, move ordering, a node
-budget, aspiration windows over iterative deepening, and an exact endgame solver.
+negamax, null windows after the first move) with a transposition table, move ordering,
+multi-prob-cut (optional, :mod:`boardai.othello.probcut`), a node budget, aspiration windows
+over iterative deepening, and an exact endgame solver.
 
 Values are from the mover's point of view. A finished game is worth ``±WIN_VALUE`` plus the
 final disc difference (so any win beats any evaluation); other leaves take the evaluator's
@@ -42,6 +43,7 @@ import numpy as np
 
 from boardai._jit import njit
 from boardai.othello import evaluation as ev
+from boardai.othello import probcut
 from boardai.othello.endgame import solve_endgame
 from boardai.othello.kernels import (
     CORNERS,
@@ -141,6 +143,7 @@ def _order(
     info: np.ndarray,
     gen: np.int64,
     stats: np.ndarray,
+    mpc: Any,
     sqs: np.ndarray,
 ) -> np.int64:
     """Write the moves into ``sqs`` best first and return how many there are.
@@ -163,7 +166,7 @@ def _order(
         elif depth >= _SHALLOW_FROM:
             O2, P2 = play_bit(m, P, O)
             scores[n] = _pvs(
-                O2, P2, shallow, -INF, INF, evaluate, data, keys, vals, info, gen, stats
+                O2, P2, shallow, -INF, INF, evaluate, data, keys, vals, info, gen, stats, mpc
             )
         elif depth >= _EVAL_SORT_FROM:
             O2, P2 = play_bit(m, P, O)
@@ -191,6 +194,64 @@ def _order(
 
 
 @njit(cache=False)
+def _probcut(
+    P: np.uint64,
+    O: np.uint64,
+    depth: np.int64,
+    alpha: float,
+    beta: float,
+    evaluate: Any,
+    data: Any,
+    keys: np.ndarray,
+    vals: np.ndarray,
+    info: np.ndarray,
+    gen: np.int64,
+    stats: np.ndarray,
+    mpc: Any,
+) -> np.int64:
+    """Multi-prob-cut (Buro): 1 if shallow searches say the ``depth``-ply value is at least
+    ``beta`` with enough confidence, -1 if at most ``alpha``, 0 if they cannot tell.
+
+    ``mpc`` is ``(t, stage_of, table)`` (see :mod:`boardai.othello.probcut`): for the stage
+    ``stage_of[discs]`` and this depth, each row ``(d', a, b, sigma)`` of the table models the
+    deep value as ``a * v' + b`` with an error of standard deviation ``sigma``, ``v'`` the
+    ``d'``-ply value. A null-window search of ``d'`` plies tells whether ``v'`` reaches
+    ``(beta + t * sigma - b) / a`` (then the deep value is likely >= ``beta``) or stays at or
+    below ``(alpha - t * sigma - b) / a``; the rows are tried in turn (rows with ``d' < 0``
+    are unused)."""
+    t, stage_of, table = mpc
+    stage = stage_of[popcount(P | O)]
+    for k in range(table.shape[2]):
+        shallow = np.int64(table[stage, depth, k, 0])
+        if shallow < 0:
+            break
+        a = table[stage, depth, k, 1]
+        b = table[stage, depth, k, 2]
+        margin = t * table[stage, depth, k, 3]
+        hi = (beta + margin - b) / a
+        if hi < WIN_VALUE / 2:
+            v = _pvs(
+                P, O, shallow, np.nextafter(hi, -INF), hi, evaluate, data, keys, vals, info,
+                gen, stats, mpc,
+            )  # fmt: skip
+            if stats[_ABORT]:
+                return np.int64(0)
+            if v >= hi:
+                return np.int64(1)
+        lo = (alpha - margin - b) / a
+        if lo > -WIN_VALUE / 2:
+            v = _pvs(
+                P, O, shallow, lo, np.nextafter(lo, INF), evaluate, data, keys, vals, info,
+                gen, stats, mpc,
+            )  # fmt: skip
+            if stats[_ABORT]:
+                return np.int64(0)
+            if v <= lo:
+                return np.int64(-1)
+    return np.int64(0)
+
+
+@njit(cache=False)
 def _pvs(
     P: np.uint64,
     O: np.uint64,
@@ -204,6 +265,7 @@ def _pvs(
     info: np.ndarray,
     gen: np.int64,
     stats: np.ndarray,
+    mpc: Any,
 ) -> float:
     """Fail-soft principal variation search: the value if it lies in ``(alpha, beta)``, else
     a bound on the same side of the window."""
@@ -218,7 +280,9 @@ def _pvs(
         if depth == 0:
             stats[_EVALS] += 1
             return evaluate(P, O, data)
-        return -_pvs(O, P, depth - 1, -beta, -alpha, evaluate, data, keys, vals, info, gen, stats)
+        return -_pvs(
+            O, P, depth - 1, -beta, -alpha, evaluate, data, keys, vals, info, gen, stats, mpc
+        )
     if depth == 0:
         stats[_EVALS] += 1
         return evaluate(P, O, data)
@@ -241,9 +305,22 @@ def _pvs(
                 beta = v
             if alpha >= beta:
                 return v
+    if (
+        mpc[0] > 0.0
+        and depth < mpc[2].shape[1]
+        and beta <= np.nextafter(alpha, INF)  # a null window: not on the principal variation
+        and abs(alpha) < WIN_VALUE / 2
+    ):
+        cut = _probcut(P, O, depth, alpha, beta, evaluate, data, keys, vals, info, gen, stats, mpc)
+        if stats[_ABORT]:
+            return 0.0
+        if cut > 0:
+            return beta
+        if cut < 0:
+            return alpha
 
     sqs = np.empty(_MAX_MOVES, np.int64)
-    n = _order(P, O, moves, depth, first, evaluate, data, keys, vals, info, gen, stats, sqs)
+    n = _order(P, O, moves, depth, first, evaluate, data, keys, vals, info, gen, stats, mpc, sqs)
     best = -INF
     best_sq = sqs[0]
     for k in range(n):
@@ -251,16 +328,28 @@ def _pvs(
         O2, P2 = play_bit(_ONE << np.uint64(s), P, O)
         if k == 0:
             v = -_pvs(
-                O2, P2, depth - 1, -beta, -alpha, evaluate, data, keys, vals, info, gen, stats
+                O2, P2, depth - 1, -beta, -alpha, evaluate, data, keys, vals, info, gen, stats, mpc
             )
         else:  # a null window: is this move better than the best so far?
             edge = np.nextafter(alpha, INF)
             v = -_pvs(
-                O2, P2, depth - 1, -edge, -alpha, evaluate, data, keys, vals, info, gen, stats
+                O2, P2, depth - 1, -edge, -alpha, evaluate, data, keys, vals, info, gen, stats, mpc
             )
             if alpha < v < beta and not stats[_ABORT]:
                 v = -_pvs(
-                    O2, P2, depth - 1, -beta, -alpha, evaluate, data, keys, vals, info, gen, stats
+                    O2,
+                    P2,
+                    depth - 1,
+                    -beta,
+                    -alpha,
+                    evaluate,
+                    data,
+                    keys,
+                    vals,
+                    info,
+                    gen,
+                    stats,
+                    mpc,
                 )
         if stats[_ABORT]:
             return 0.0
@@ -291,6 +380,7 @@ def search_root(
     info: np.ndarray,
     gen: np.int64,
     stats: np.ndarray,
+    mpc: Any,
 ) -> tuple[np.int64, float]:
     """(best action, its value) of a ``depth``-ply search in the window ``(alpha, beta)``.
 
@@ -305,13 +395,13 @@ def search_root(
     if moves == 0:
         if legal_moves(O, P) == 0:
             return np.int64(-1), terminal_value(P, O)
-        v = -_pvs(O, P, depth - 1, -beta, -alpha, evaluate, data, keys, vals, info, gen, stats)
+        v = -_pvs(O, P, depth - 1, -beta, -alpha, evaluate, data, keys, vals, info, gen, stats, mpc)
         return np.int64(PASS), v
     stats[_NODES] += 1
     slot = _tt_find(P, O, keys)
     first = info[slot, 2] if slot >= 0 else np.int64(-1)
     sqs = np.empty(_MAX_MOVES, np.int64)
-    n = _order(P, O, moves, depth, first, evaluate, data, keys, vals, info, gen, stats, sqs)
+    n = _order(P, O, moves, depth, first, evaluate, data, keys, vals, info, gen, stats, mpc, sqs)
     alpha0 = alpha
     best = -INF
     best_sq = sqs[0]
@@ -320,16 +410,28 @@ def search_root(
         O2, P2 = play_bit(_ONE << np.uint64(s), P, O)
         if k == 0:
             v = -_pvs(
-                O2, P2, depth - 1, -beta, -alpha, evaluate, data, keys, vals, info, gen, stats
+                O2, P2, depth - 1, -beta, -alpha, evaluate, data, keys, vals, info, gen, stats, mpc
             )
         else:
             edge = np.nextafter(alpha, INF)
             v = -_pvs(
-                O2, P2, depth - 1, -edge, -alpha, evaluate, data, keys, vals, info, gen, stats
+                O2, P2, depth - 1, -edge, -alpha, evaluate, data, keys, vals, info, gen, stats, mpc
             )
             if alpha < v < beta and not stats[_ABORT]:
                 v = -_pvs(
-                    O2, P2, depth - 1, -beta, -alpha, evaluate, data, keys, vals, info, gen, stats
+                    O2,
+                    P2,
+                    depth - 1,
+                    -beta,
+                    -alpha,
+                    evaluate,
+                    data,
+                    keys,
+                    vals,
+                    info,
+                    gen,
+                    stats,
+                    mpc,
                 )
         if stats[_ABORT]:
             return best_sq, best
@@ -467,16 +569,24 @@ class Searcher:
         data: passed to ``evaluator`` untouched (default: the WPC weights, as a 1-tuple).
         tt_bits: the transposition table holds ``2**tt_bits`` entries.
         window: half-width of the first aspiration window, in evaluation units (0: none).
+        mpc: multi-prob-cut's parameters, :func:`boardai.othello.probcut.table` (None: off).
+            The endgame solver never cuts: its values stay exact.
     """
 
     def __init__(
-        self, evaluator: Any = None, data: Any = None, tt_bits: int = 18, window: float = 30.0
+        self,
+        evaluator: Any = None,
+        data: Any = None,
+        tt_bits: int = 18,
+        window: float = 30.0,
+        mpc: tuple[float, np.ndarray, np.ndarray] | None = None,
     ) -> None:
         if evaluator is None:
             evaluator, data = ev.evaluate_wpc, ev.wpc_data()
         self.evaluator = evaluator
         self.data = data
         self.window = window
+        self.mpc = probcut.off() if mpc is None else mpc
         self.tt_keys = np.zeros((1 << tt_bits, 2), np.uint64)
         self.tt_vals = np.zeros(1 << tt_bits, np.float64)
         self.tt_info = np.zeros((1 << tt_bits, 4), np.int64)  # depth, bound, move, search
@@ -562,7 +672,7 @@ class Searcher:
             stats[_ABORT] = 0
             a, v = search_root(
                 P, O, depth, lo, hi, self.evaluator, self.data,
-                self.tt_keys, self.tt_vals, self.tt_info, self.generation, stats,
+                self.tt_keys, self.tt_vals, self.tt_info, self.generation, stats, self.mpc,
             )  # fmt: skip
             if stats[_ABORT]:
                 return None

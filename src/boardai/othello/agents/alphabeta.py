@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from boardai.learn import store
 from boardai.othello import evaluation as E
+from boardai.othello import probcut
 from boardai.othello import search as S
 from boardai.othello.agents import REGISTRY
 from boardai.othello.board import Board
@@ -29,6 +30,9 @@ class AlphaBetaOptions:
         model: n-tuple model file or shipped model name for ``eval=ntuple`` (left out: the
             first shipped Othello n-tuple model).
         tt: the transposition table holds 2**tt entries.
+        mpc: multi-prob-cut's threshold, in standard deviations of the shallow searches'
+            error (0: off): larger cuts less and errs less (``boardai.othello.probcut``).
+            Left out: off (no gain measured at equal time; ``probcut.DEFAULTS``).
     """
 
     depth: int = 4
@@ -37,6 +41,7 @@ class AlphaBetaOptions:
     eval: Literal["wpc", "classic", "ntuple"] = "wpc"
     model: str | None = None
     tt: int = 18
+    mpc: float | None = None
 
     def __post_init__(self) -> None:
         if not 1 <= self.depth <= 60:
@@ -47,6 +52,8 @@ class AlphaBetaOptions:
             raise ValueError(f"endgame must be in 0..24, got {self.endgame}")
         if not 10 <= self.tt <= 26:
             raise ValueError(f"tt must be in 10..26, got {self.tt}")
+        if self.mpc is not None:
+            probcut.check_threshold(self.mpc)
 
 
 def _evaluator(opts: AlphaBetaOptions) -> tuple[Any, Any]:
@@ -70,7 +77,8 @@ class AlphaBetaAgent:
     def __init__(self, opts: AlphaBetaOptions, name: str = "alphabeta") -> None:
         self.name = name
         self.opts = opts
-        self.searcher = S.Searcher(*_evaluator(opts), tt_bits=opts.tt)
+        mpc = probcut.table(opts.eval, probcut.default(opts.eval) if opts.mpc is None else opts.mpc)
+        self.searcher = S.Searcher(*_evaluator(opts), tt_bits=opts.tt, mpc=mpc)
         self.last: S.SearchResult | None = None
 
     def reset(self) -> None:
@@ -104,6 +112,7 @@ class AlphaBetaAgent:
         "eval": Choice(("wpc", "classic", "ntuple")),
         "model": Choice(partial(store.names, game="othello", kind="othello-ntuple")),
         "tt": Range(10, 20),
+        "mpc": Range(0, probcut.MAX_THRESHOLD),
     },
 )
 def make_alphabeta(opts: AlphaBetaOptions, seed: int | None) -> AlphaBetaAgent:

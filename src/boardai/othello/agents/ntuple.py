@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from boardai.learn.store import shipped_model
+from boardai.othello import probcut
 from boardai.othello.agents import REGISTRY
 from boardai.othello.board import Board
 from boardai.spec import Range
@@ -24,16 +25,21 @@ class NTupleOptions:
         time: seconds per move for the search (0: no limit).
         endgame: with depth > 1, solve exactly with this many empties or fewer (with a time
             budget, only from as many as it affords: 18 at 1 s).
+        mpc: with depth > 1, multi-prob-cut's threshold (0 or left out: off; e.g. 1.5;
+            see ``alphabeta``).
     """
 
     model: str = ""
     depth: int = 1
     time: float = 0.0
     endgame: int = 0
+    mpc: float | None = None
 
     def __post_init__(self) -> None:
         if not 1 <= self.depth <= 60:
             raise ValueError(f"depth must be in 1..60, got {self.depth}")
+        if self.mpc is not None:
+            probcut.check_threshold(self.mpc)
 
 
 class NTupleAgent:
@@ -73,6 +79,7 @@ class NTupleAgent:
         "depth": Range(1, 20),
         "time": Range(0.01, 5, default=2.0),
         "endgame": Range(0, 16),
+        "mpc": Range(0, probcut.MAX_THRESHOLD),
     },
 )
 def make_ntuple(opts: NTupleOptions, seed: int | None) -> object:
@@ -88,6 +95,11 @@ def make_ntuple(opts: NTupleOptions, seed: int | None) -> object:
 
     return AlphaBetaAgent(
         AlphaBetaOptions(
-            depth=opts.depth, time=opts.time, endgame=opts.endgame, eval="ntuple", model=str(path)
+            depth=opts.depth,
+            time=opts.time,
+            endgame=opts.endgame,
+            eval="ntuple",
+            model=str(path),
+            mpc=opts.mpc,
         )
     )
