@@ -3,7 +3,7 @@
 Run: python benchmarks/compare_search.py [--depths 3 4 5] [--repeat 3]
 Builds benchmarks/search.cpp (nneonneo's 2048-ai search restated: same tables, heuristic,
 cut-off, std::unordered_map table) with g++ -O2, searches the positions of
-``boardai bench search`` at each depth with both (boardai's in one compiled loop,
+``boardai 2048 bench search`` at each depth with both (boardai's in one compiled loop,
 ``search_batch``, as the C++ loops in C), and prints moves evaluated per CPU second
 and CPU milliseconds per searched position (medians, interleaved so both see the same machine
 load), the ratios (boardai / C++ speed: above 1 is faster), and how often the two
@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from boardai.cli.bench_search import bench_positions
+from boardai.cli.g2048.bench_search import bench_positions
 from boardai.g2048 import heuristic
 from boardai.g2048.search import Table, search_batch
 

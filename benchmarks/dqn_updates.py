@@ -1,4 +1,4 @@
-"""Gradient updates per CPU second of the DQN trainer, the way ``boardai train dqn`` runs them.
+"""Gradient updates per CPU second of the DQN trainer, the way ``boardai 2048 train dqn`` runs them.
 
 Builds a trainer with a preset (default ``strong``), fills the replay buffer with WARMUP
 transitions of its own play, then times UPDATES updates (minibatch sampling, targets, forward,

@@ -1,6 +1,6 @@
 """Where does a late-game n-tuple network fail? Play from the boards in its restart pools.
 
-A model trained with ``boardai train ntuple --restart P --restart-at LIST`` carries its restart
+A model trained with ``boardai 2048 train ntuple --restart P --restart-at LIST`` carries its restart
 pools (the first boards on which its games reached each threshold). This plays GAMES games from
 random boards of each pool, 1-ply (or expectimax with ``--depth``), and prints per pool the
 points gained from the pooled board and the share of games that make 32768:
