@@ -172,3 +172,35 @@ def test_a_bad_player_in_a_worker_is_the_same_usage_error() -> None:
 
     with pytest.raises(UsageError, match="nosuch"):
         runner.run(Match("wpc", "nosuch"), 4, backend=ProcessPool(2))
+
+
+def test_a_pool_that_hangs_in_terminate_is_killed_after_its_patience() -> None:
+    # Pool.terminate can deadlock (python/cpython#73945): stopping a pool must not hang.
+    import multiprocessing
+    import threading
+    import time
+
+    from boardai.arena.backends import _stop
+
+    class HangingPool:
+        """What _stop uses of a Pool, with a terminate that never returns."""
+
+        def __init__(self) -> None:
+            ctx = multiprocessing.get_context("spawn")
+            self._pool = [ctx.Process(target=time.sleep, args=(600,)) for _ in range(2)]
+            for w in self._pool:
+                w.start()
+
+        def terminate(self) -> None:
+            threading.Event().wait()
+
+        def join(self) -> None:
+            pass
+
+    pool = HangingPool()
+    t0 = time.monotonic()
+    _stop(pool, patience=1.0)  # type: ignore[arg-type]
+    assert time.monotonic() - t0 < 30
+    for w in pool._pool:
+        w.join(30)
+        assert w.exitcode is not None  # killed

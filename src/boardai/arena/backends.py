@@ -15,6 +15,7 @@ A cluster backend (Ray) implements the same :class:`Backend` protocol.
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.pool
 import signal
 from collections.abc import Callable, Generator, Sequence
 from typing import Generic, Protocol, TypeVar
@@ -74,8 +75,7 @@ class ProcessPool:
         try:
             yield from pool.imap_unordered(_Tagged(task), chunks, chunksize=1)
         except BaseException:  # Ctrl-C, a task's error, or the caller stopped early
-            pool.terminate()
-            pool.join()
+            _stop(pool)
             raise
         pool.close()  # let the workers finish cleanly (their players close their engines)
         pool.join()
@@ -89,6 +89,25 @@ class _Tagged(Generic[R]):
 
     def __call__(self, chunk: Sequence[int]) -> tuple[Sequence[int], list[R]]:
         return chunk, self.task(chunk)
+
+
+def _stop(pool: multiprocessing.pool.Pool, patience: float = 10.0) -> None:
+    """``pool.terminate()`` and ``join()``, within ``patience`` seconds: ``terminate`` can
+    deadlock on the lock of the task queue (python/cpython#73945, seen once here in a test's
+    pool of two); past that, the workers are killed and the pool's threads left behind (they
+    are daemons, and its finalizer has already run)."""
+    import threading
+
+    def stop() -> None:
+        pool.terminate()
+        pool.join()
+
+    stopper = threading.Thread(target=stop, daemon=True)
+    stopper.start()
+    stopper.join(patience)
+    if stopper.is_alive():
+        for worker in list(getattr(pool, "_pool", [])):
+            worker.kill()
 
 
 def _ignore_sigint() -> None:
