@@ -71,7 +71,7 @@ def card_figures(command: str, out: dict) -> list[str]:
     if " othello match " in f" {command} ":
         wdl = f"{out['wins']:,} / {out['draws']:,} / {out['losses']:,}"
         return [wdl, f"{out['score']:.3f} ± {out['score_se']:.3f}"]
-    games = out["games"]
+    games = out["summary"] if " eval " in f" {command} " else out["games"]  # eval / bench ntuple
     return [f"{games['mean']:,.0f} ± {games['sem']:,.0f}"]
 
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,6 +54,10 @@ from boardai.othello.kernels import (
     play_bit,
     popcount,
 )
+
+#: A leaf evaluator: an ``@njit`` function ``evaluate(P, O, data) -> float`` (the module
+#: docstring's contract); ``data`` is whatever numba-typable object the caller pairs with it.
+Evaluator = Callable[[np.uint64, np.uint64, Any], float]
 
 WIN_VALUE = 1e6
 INF = 1e9
@@ -575,8 +580,8 @@ class Searcher:
 
     def __init__(
         self,
-        evaluator: Any = None,
-        data: Any = None,
+        evaluator: Evaluator | None = None,
+        data: object = None,
         tt_bits: int = 18,
         window: float = 30.0,
         mpc: tuple[float, np.ndarray, np.ndarray] | None = None,
