@@ -128,3 +128,31 @@ def test_a_player_failing_in_a_worker_comes_back_as_its_error(tmp_path: Path) ->
     bad.write_bytes(b"not a model")
     with pytest.raises(ModelFileError, match=r"bad\.npz"):
         run_match(f"ntuple:model={bad}", "wpc", 2, workers=2)
+
+
+def test_a_missing_optional_dependency_is_one_line_naming_the_extra(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "torch", None)  # import torch fails, as without the extra
+    assert main(["2048", "watch", "--agent", "dqn:model=2048-dqn"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        'boardai: error: this needs torch, which is not installed: pip install "boardai[dqn]"'
+    ]
+
+
+def test_a_missing_module_that_is_not_optional_is_a_bug_shown_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from boardai.cli.g2048 import random_games
+
+    def broken(args: object) -> int:
+        import boardai_no_such_module  # type: ignore[import-not-found]  # noqa: F401
+
+        return 0
+
+    monkeypatch.setattr(random_games, "run", broken)  # registered by main's build_app
+    with pytest.raises(ModuleNotFoundError):
+        main(["2048", "random", "--games", "1"])

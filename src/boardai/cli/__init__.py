@@ -41,6 +41,19 @@ MOVED = {
     "perft": "moved: boardai othello perft DEPTH",
 }
 
+#: The optional dependencies (imported only by what uses them) and the extra that installs each.
+EXTRAS = {
+    "torch": "dqn",
+    "pettingzoo": "othello",
+    "textual": "tui",
+    "fastapi": "web",
+    "uvicorn": "web",
+    "websockets": "web",
+    "matplotlib": "plot",
+    "imageio": "plot",
+    "ray": "ray",
+}
+
 _FORMATTER = argparse.RawDescriptionHelpFormatter
 _SubParsers = argparse._SubParsersAction  # argparse.ArgumentParser's sub-command table
 
@@ -211,6 +224,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\nboardai: interrupted", file=sys.stderr)
         return 130
+    except ModuleNotFoundError as e:
+        extra = EXTRAS.get((e.name or "").split(".")[0])
+        if extra is None:  # not an optional dependency: a bug, show it all
+            raise
+        print(
+            f"boardai: error: this needs {e.name}, which is not installed: "
+            f'pip install "boardai[{extra}]"',
+            file=sys.stderr,
+        )
+        return 2
     except BrokenPipeError:
         return 0
     except OSError as e:
