@@ -14,19 +14,7 @@ from boardai.arena.match import run_match
 from boardai.arena.match_results import GameOutcome
 from boardai.arena.solo import PLAYED, play_games
 from boardai.cli import main
-
-TIMINGS = {"seconds", "moves_per_s", "moves_per_second"}
-
-
-def _untimed(path: Path) -> Any:
-    def strip(x: Any) -> Any:
-        if isinstance(x, dict):
-            return {k: strip(v) for k, v in x.items() if k not in TIMINGS}
-        if isinstance(x, list):
-            return [strip(v) for v in x]
-        return x
-
-    return strip(json.loads(path.read_text()))
+from tests.arena.untimed import untimed as _untimed
 
 
 def _stop_after(n: int) -> Any:

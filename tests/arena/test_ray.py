@@ -20,8 +20,7 @@ import pytest
 from boardai.arena import play_games
 from boardai.arena.solo import Played, Solo
 from boardai.cli import main
-
-TIMINGS = {"seconds", "moves_per_s", "moves_per_second", "workers"}
+from tests.arena.untimed import RAY_TIMINGS, untimed
 
 
 @pytest.fixture(scope="module", params=["local", "cluster"])
@@ -51,19 +50,6 @@ def ray_up(request: pytest.FixtureRequest) -> Iterator[str]:
         cluster.shutdown()
 
 
-def _json(path: Path) -> Any:
-    """The file without its timings (which differ between any two runs)."""
-
-    def untimed(x: Any) -> Any:
-        if isinstance(x, dict):
-            return {k: untimed(v) for k, v in x.items() if k not in TIMINGS}
-        if isinstance(x, list):
-            return [untimed(v) for v in x]
-        return x
-
-    return untimed(json.loads(path.read_text()))
-
-
 @pytest.mark.parametrize(
     "argv",
     [
@@ -91,8 +77,8 @@ def test_commands_on_ray_give_the_local_results(
     # Ray is up in this process, so --cluster local plays on it (the local Ray or the cluster)
     assert main([*argv, "--cluster", "local", "--json", str(tmp_path / "ray.json")]) == 0
     assert main([*argv, "--workers", "1", "--json", str(tmp_path / "here.json")]) == 0
-    on_ray = _json(tmp_path / "ray.json")
-    assert on_ray == _json(tmp_path / "here.json")
+    on_ray = untimed(tmp_path / "ray.json", RAY_TIMINGS)
+    assert on_ray == untimed(tmp_path / "here.json", RAY_TIMINGS)
     assert "results" in on_ray or "matches" in on_ray or "runs" in on_ray or "wins" in on_ray
     capsys.readouterr()
 

@@ -11,23 +11,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-TIMINGS = {"seconds", "moves_per_s", "moves_per_second", "workers"}
+from tests.arena.untimed import RAY_TIMINGS, untimed
+
 EVAL = ["2048", "eval", "--agent", "expectimax:depth=1", "--games", "16", "--seed", "8"]
-
-
-def _untimed(path: Path) -> Any:
-    def strip(x: Any) -> Any:
-        if isinstance(x, dict):
-            return {k: strip(v) for k, v in x.items() if k not in TIMINGS}
-        if isinstance(x, list):
-            return [strip(v) for v in x]
-        return x
-
-    return strip(json.loads(path.read_text()))
 
 
 def _boardai(args: list[str], cwd: Path) -> subprocess.Popen[str]:
@@ -87,6 +76,6 @@ def test_ctrl_c_on_a_ray_run_stops_it_and_resume_finishes_it(tmp_path: Path) -> 
             timeout=600,
         )
         assert finished.returncode == 0, finished.stderr[-2000:]
-    assert _untimed(resumed) == _untimed(whole)
+    assert untimed(resumed, RAY_TIMINGS) == untimed(whole, RAY_TIMINGS)
     indices = [json.loads(line)["index"] for line in journal.read_text().splitlines()[1:]]
     assert sorted(indices) == list(range(16))  # the interrupted games were not played twice
