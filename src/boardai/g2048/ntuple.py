@@ -151,11 +151,19 @@ def images(b: np.uint64) -> tuple[np.uint64, ...]:
 
 @njit(inline="always")
 def _indices(im: tuple[np.uint64, ...], runs: np.ndarray, p: int, n: int) -> tuple[np.int64, ...]:
-    """Table indices of pattern ``p`` (``n`` runs) on the 8 images, one run at a time from the
-    highest digits down (a chain, so the compiler keeps it in registers)."""
+    """Table indices of pattern ``p`` (``n >= 1`` runs) on the 8 images, one run at a time from
+    the highest digits down (a chain, so the compiler keeps it in registers)."""
     b0, b1, b2, b3, b4, b5, b6, b7 = im
-    i0 = i1 = i2 = i3 = i4 = i5 = i6 = i7 = np.uint64(0)
-    for r in range(n):
+    src, mask = runs[p, 0, 0], runs[p, 0, 1]
+    i0 = (b0 >> src) & mask
+    i1 = (b1 >> src) & mask
+    i2 = (b2 >> src) & mask
+    i3 = (b3 >> src) & mask
+    i4 = (b4 >> src) & mask
+    i5 = (b5 >> src) & mask
+    i6 = (b6 >> src) & mask
+    i7 = (b7 >> src) & mask
+    for r in range(1, n):
         src, mask, width = runs[p, r, 0], runs[p, r, 1], runs[p, r, 2]
         i0 = (i0 << width) | ((b0 >> src) & mask)
         i1 = (i1 << width) | ((b1 >> src) & mask)

@@ -64,11 +64,12 @@ def greedy_move_into(
             for k in range(n_lookups):
                 row[k] = 0
     v0 = v1 = v2 = v3 = 0.0
+    r0, r1, r2, r3 = buf[0], buf[1], buf[2], buf[3]  # rows: no 2-D index arithmetic a lookup
     for k in range(n_lookups):
-        v0 += weights[buf[0, k]]
-        v1 += weights[buf[1, k]]
-        v2 += weights[buf[2, k]]
-        v3 += weights[buf[3, k]]
+        v0 += weights[r0[k]]
+        v1 += weights[r1[k]]
+        v2 += weights[r2[k]]
+        v3 += weights[r3[k]]
     values = (v0, v1, v2, v3)
     best_a = -1
     best_lo = lo

@@ -21,12 +21,13 @@ Methods (``method``):
 The step given to each looked-up weight is ``alpha * error / n_lookups`` (Yeh et al.'s split),
 or with temporal coherence that step times the weight's own rate ``|E|/A``.
 
-Speed: the loop is memory-bound (a 4x6 network is 256 MiB; a move reads about 160 scattered
-weights), so it keeps many weight loads in flight. A move makes the lookups of every legal
+Speed: a move reads about 160 scattered weights of a large table (a 4x6 network is 256 MiB),
+so the loop keeps many weight loads in flight. A move makes the lookups of every legal
 afterstate once, starts loading their weights, then sums the four values side by side
 (:func:`~boardai.g2048.ntuple_play.greedy_move_into`, each sum in
-:func:`~boardai.g2048.ntuple.evaluate`'s order); the backward pass starts loading afterstate
-``t - AHEAD``'s weights while ``t`` learns. The network's
+:func:`~boardai.g2048.ntuple.evaluate`'s order). The lookups of the afterstate played are kept
+(``n_lookups`` int64 a move), so learning never computes them again; the backward pass starts
+loading afterstate ``t - AHEAD``'s weights while ``t`` learns. The network's
 arrays are :func:`~boardai.learn.intrinsics.borrow`-ed, so passing them between the (inlined)
 kernels costs no atomic reference counting. None of this changes a result: the weights after a
 run are the same bit for bit.
@@ -51,8 +52,8 @@ import numpy as np
 
 from boardai._jit import njit
 from boardai.g2048.kernels import max_exponent, spawn, start_board
-from boardai.g2048.ntuple import borrow_data, lookup_indices, tile_presence
-from boardai.g2048.ntuple_play import features, greedy_move_into
+from boardai.g2048.ntuple import borrow_data, tile_presence
+from boardai.g2048.ntuple_play import greedy_move_into
 from boardai.learn.intrinsics import borrow, prefetch
 from boardai.learn.ntuple import add_at, add_at_tc, sum_at
 from boardai.rng import seed_stream, splitmix64
@@ -63,8 +64,8 @@ METHODS = {"backward": BACKWARD, "backward-greedy": BACKWARD_GREEDY, "online": O
 #: How many afterstates ahead the backward pass starts loading weights.
 AHEAD = 2
 
-#: Rows of :func:`train_episodes`'s ``scratch``: the backward pass's lookups, then 4 for a move.
-SCRATCH_ROWS = AHEAD + 5
+#: Rows of :func:`train_episodes`'s ``scratch``: the lookups of a move's 4 afterstates.
+SCRATCH_ROWS = 4
 
 _NIB = np.uint64(0xF)
 _TWO32 = 4294967296.0
@@ -119,10 +120,8 @@ def _learn(
 
 
 @njit(inline="always")
-def _fetch(board: np.uint64, data: Any, idx: np.ndarray) -> None:
-    """Write the lookups of ``board`` into ``idx`` and start loading their weights."""
-    lookup_indices(board, data, idx)
-    weights = data[0]
+def _fetch(weights: np.ndarray, idx: np.ndarray) -> None:
+    """Start loading the weights at ``idx``."""
     for k in range(idx.shape[0]):
         prefetch(weights, idx[k])
 
@@ -130,6 +129,13 @@ def _fetch(board: np.uint64, data: Any, idx: np.ndarray) -> None:
 @njit
 def _grow(a: np.ndarray) -> np.ndarray:
     out = np.empty(2 * a.shape[0], a.dtype)
+    out[: a.shape[0]] = a
+    return out
+
+
+@njit
+def _grow_rows(a: np.ndarray) -> np.ndarray:
+    out = np.empty((2 * a.shape[0], a.shape[1]), a.dtype)
     out[: a.shape[0]] = a
     return out
 
@@ -162,10 +168,9 @@ def train_episodes(
     """Play and learn from ``episodes`` (global episode numbers), in order.
 
     Writes per episode its score, largest exponent, moves and whether it was a restart.
-    ``scratch`` is room for the lookup indices of boards (int64,
-    ``(SCRATCH_ROWS, n_lookups + 16)``: rows ``0..AHEAD`` keep 8 entries, a cache line, free on
-    both sides, so threads never write to one line; the last 4 are
-    :func:`~boardai.g2048.ntuple_play.greedy_move_into`'s scratch).
+    ``scratch`` is room for the lookup indices of a move's afterstates (int64,
+    ``(SCRATCH_ROWS, n_lookups + 16)``, :func:`~boardai.g2048.ntuple_play.greedy_move_into`'s
+    scratch; each row's last 16 entries stay free, so threads never write to one cache line).
     ``pool`` (``[levels, size]``) / ``pool_state`` (``[levels, 2]``: count, next) are the
     restart ring buffers, one per threshold of ``restart_masks`` (one when there are none),
     updated in place.
@@ -176,12 +181,10 @@ def train_episodes(
     n_lookups = 8 * data[2].shape[0]
     data = borrow_data(data)
     tc = (borrow(tc[0]), borrow(tc[1]))
-    # lookups of the afterstate being learnt and of the AHEAD learnt next (fetched meanwhile)
-    ring = borrow(scratch[: AHEAD + 1, 8 : 8 + n_lookups])
-    idx = ring[0]  # the online method's
-    moves_buf = borrow(scratch[AHEAD + 1 : AHEAD + 5])  # lookups of the 4 afterstates of a move
+    moves_buf = borrow(scratch)  # lookups of the 4 afterstates of a move
+    weights = data[0]
     cap = 4096
-    after = np.empty(cap, np.uint64)  # feature boards of the afterstates played
+    looked = np.empty((cap, n_lookups), np.int64)  # lookups of the afterstates played
     rewards = np.empty(cap, np.int64)
     states_lo = np.empty(cap, np.uint64)  # boards before each move (backward-greedy)
     states_hi = np.empty(cap, np.uint64)
@@ -213,14 +216,15 @@ def train_episodes(
             a, alo, ahi, r, q = greedy_move_into(lo, hi, data, dg, moves_buf)
             if a < 0:
                 break
-            if n == after.shape[0]:
-                after, rewards, values = _grow(after), _grow(rewards), _grow(values)
+            if n == rewards.shape[0]:
+                rewards, values = _grow(rewards), _grow(values)
                 states_lo, states_hi = _grow(states_lo), _grow(states_hi)
-            fb = features(alo, ahi, dg)
+                looked = _grow_rows(looked)
             if method == ONLINE and n > 0:
-                lookup_indices(after[n - 1], data, idx)
-                _learn(idx, q, data, tc, use_tc, step_scale)
-            after[n] = fb
+                _learn(looked[n - 1], q, data, tc, use_tc, step_scale)
+            row, kept = moves_buf[a], looked[n]
+            for j in range(n_lookups):
+                kept[j] = row[j]
             rewards[n] = r
             states_lo[n] = lo
             states_hi[n] = hi
@@ -234,16 +238,13 @@ def train_episodes(
             raise FloatingPointError("n-tuple weights diverged (NaN): lower alpha")
         if n > 0:
             if method == ONLINE:
-                lookup_indices(after[n - 1], data, idx)
-                _learn(idx, 0.0, data, tc, use_tc, step_scale)
+                _learn(looked[n - 1], 0.0, data, tc, use_tc, step_scale)
             else:
-                lookup_indices(after[n - 1], data, ring[0])
                 for j in range(1, min(AHEAD + 1, n)):
-                    _fetch(after[n - 1 - j], data, ring[j])
+                    _fetch(weights, looked[n - 1 - j])
                 for t in range(n - 1, -1, -1):
-                    slot = (n - 1 - t) % (AHEAD + 1)
                     if t >= AHEAD:  # afterstate t - AHEAD loads while t learns
-                        _fetch(after[t - AHEAD], data, ring[(slot + AHEAD) % (AHEAD + 1)])
+                        _fetch(weights, looked[t - AHEAD])
                     if t == n - 1:
                         target = 0.0
                     elif method == BACKWARD_GREEDY:
@@ -254,7 +255,7 @@ def train_episodes(
                         target = rewards[t + 1] + values[t + 1]
                     else:
                         target = _lambda_return(rewards, values, t, n, lam, horizon)
-                    values[t] = _learn(ring[slot], target, data, tc, use_tc, step_scale)
+                    values[t] = _learn(looked[t], target, data, tc, use_tc, step_scale)
         if restart_p > 0.0 and n >= 8:
             if restart_masks.shape[0] > 0:
                 _keep_thresholds(states_lo, states_hi, n, restart_masks, pool, pool_state)
