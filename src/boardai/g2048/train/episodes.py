@@ -128,14 +128,8 @@ def _fetch(weights: np.ndarray, idx: np.ndarray) -> None:
 
 @njit
 def _grow(a: np.ndarray) -> np.ndarray:
-    out = np.empty(2 * a.shape[0], a.dtype)
-    out[: a.shape[0]] = a
-    return out
-
-
-@njit
-def _grow_rows(a: np.ndarray) -> np.ndarray:
-    out = np.empty((2 * a.shape[0], a.shape[1]), a.dtype)
+    """``a`` with room for twice as many rows (entries of a 1-D array)."""
+    out = np.empty((2 * a.shape[0], *a.shape[1:]), a.dtype)
     out[: a.shape[0]] = a
     return out
 
@@ -219,7 +213,7 @@ def train_episodes(
             if n == rewards.shape[0]:
                 rewards, values = _grow(rewards), _grow(values)
                 states_lo, states_hi = _grow(states_lo), _grow(states_hi)
-                looked = _grow_rows(looked)
+                looked = _grow(looked)
             if method == ONLINE and n > 0:
                 _learn(looked[n - 1], q, data, tc, use_tc, step_scale)
             row, kept = moves_buf[a], looked[n]
