@@ -137,6 +137,9 @@ class DQNConfig:
     """env steps between checkpoints"""
     save_replay: bool = False
     """store the replay buffer in checkpoints, so that a resumed run keeps its experience"""
+    keep_snapshots: bool = False
+    """at each evaluation also write step-<env steps>.pt (no replay), to pick a network later
+    on more games than the training's evaluations play"""
     p4: float = 0.1
     """probability that a spawned tile is a 4"""
     seed: int = 0
@@ -783,6 +786,8 @@ class DQNTrainer:
         evaluation = self.evaluate(self.cfg.eval_games)
         elapsed = time.perf_counter() - t0
         self._log_row(evaluation, elapsed, steps0, updates0)
+        if self.cfg.keep_snapshots:
+            self.save(self.out / f"step-{self.env_steps:08d}.pt", with_replay=False)
         if evaluation["mean"] > self.best_eval:
             self.best_eval = evaluation["mean"]
             self.save(self.out / "best.pt", with_replay=False)
