@@ -53,7 +53,7 @@ from boardai._jit import njit
 from boardai.errors import UsageError
 from boardai.g2048.kernels import transpose
 from boardai.g2048.patterns import Pattern, parse_patterns, pattern_names
-from boardai.learn.intrinsics import borrow
+from boardai.learn.intrinsics import borrow, prefetch
 from boardai.learn.ntuple import table_offsets
 
 if TYPE_CHECKING:
@@ -188,8 +188,10 @@ def _indices(im: tuple[np.uint64, ...], runs: np.ndarray, p: int, n: int) -> tup
 @njit(inline="always")
 def lookup_indices(board: np.uint64, data: Any, out: np.ndarray) -> None:
     """Write the ``8 * P`` weight indices of a feature board into ``out`` (stage included):
-    ``out[8 * p + i]`` is pattern ``p`` seen through symmetry ``i``."""
-    _, runs, n_runs, offsets, masks = data
+    ``out[8 * p + i]`` is pattern ``p`` seen through symmetry ``i``. Each weight starts
+    loading as its index is written (:func:`~boardai.learn.intrinsics.prefetch`), for the sum
+    that reads them next."""
+    weights, runs, n_runs, offsets, masks = data
     board = np.uint64(board)
     n_pat = n_runs.shape[0]
     base = 0
@@ -200,14 +202,9 @@ def lookup_indices(board: np.uint64, data: Any, out: np.ndarray) -> None:
         start = base + offsets[p]
         i0, i1, i2, i3, i4, i5, i6, i7 = _indices(im, runs, p, n_runs[p])
         k = 8 * p
-        out[k] = start + i0
-        out[k + 1] = start + i1
-        out[k + 2] = start + i2
-        out[k + 3] = start + i3
-        out[k + 4] = start + i4
-        out[k + 5] = start + i5
-        out[k + 6] = start + i6
-        out[k + 7] = start + i7
+        for j, i in enumerate((i0, i1, i2, i3, i4, i5, i6, i7)):
+            out[k + j] = start + i
+            prefetch(weights, np.uint64(start + i))
 
 
 @njit(inline="always")
@@ -224,14 +221,14 @@ def evaluate(afterstate: np.uint64, data: Any) -> float:
     for p in range(n_pat):
         start = base + offsets[p]
         i0, i1, i2, i3, i4, i5, i6, i7 = _indices(im, runs, p, n_runs[p])
-        v += weights[start + i0]
-        v += weights[start + i1]
-        v += weights[start + i2]
-        v += weights[start + i3]
-        v += weights[start + i4]
-        v += weights[start + i5]
-        v += weights[start + i6]
-        v += weights[start + i7]
+        v += weights[np.uint64(start + i0)]
+        v += weights[np.uint64(start + i1)]
+        v += weights[np.uint64(start + i2)]
+        v += weights[np.uint64(start + i3)]
+        v += weights[np.uint64(start + i4)]
+        v += weights[np.uint64(start + i5)]
+        v += weights[np.uint64(start + i6)]
+        v += weights[np.uint64(start + i7)]
     return v
 
 

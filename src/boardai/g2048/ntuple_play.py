@@ -23,7 +23,6 @@ from boardai._jit import njit
 from boardai.g2048.downgrade import downgrade
 from boardai.g2048.kernels import move
 from boardai.g2048.ntuple import feature_board, lookup_indices
-from boardai.learn.intrinsics import prefetch
 
 
 @njit(inline="always")
@@ -57,19 +56,17 @@ def greedy_move_into(
         alo, ahi, _ = moves[a]
         row = buf[a]
         if alo != lo or ahi != hi:
-            lookup_indices(features(alo, ahi, dg), data, row)
-            for k in range(n_lookups):
-                prefetch(weights, row[k])
+            lookup_indices(features(alo, ahi, dg), data, row)  # starts the weights' loads
         else:
             for k in range(n_lookups):
                 row[k] = 0
     v0 = v1 = v2 = v3 = 0.0
     r0, r1, r2, r3 = buf[0], buf[1], buf[2], buf[3]  # rows: no 2-D index arithmetic a lookup
     for k in range(n_lookups):
-        v0 += weights[r0[k]]
-        v1 += weights[r1[k]]
-        v2 += weights[r2[k]]
-        v3 += weights[r3[k]]
+        v0 += weights[np.uint64(r0[k])]
+        v1 += weights[np.uint64(r1[k])]
+        v2 += weights[np.uint64(r2[k])]
+        v3 += weights[np.uint64(r3[k])]
     values = (v0, v1, v2, v3)
     best_a = -1
     best_lo = lo

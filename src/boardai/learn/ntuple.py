@@ -55,7 +55,7 @@ def sum_at(weights: np.ndarray, indices: np.ndarray) -> float:
     """Sum of ``weights`` at ``indices`` (the value of a board whose indices are known)."""
     v = 0.0
     for k in range(indices.shape[0]):
-        v += weights[indices[k]]
+        v += weights[np.uint64(indices[k])]
     return v
 
 
@@ -64,7 +64,7 @@ def add_at(weights: np.ndarray, indices: np.ndarray, step: np.float64) -> None:
     """Add ``step`` to every looked-up entry (an entry looked up twice gets it twice)."""
     s = np.float32(step)
     for k in range(indices.shape[0]):
-        weights[indices[k]] += s
+        weights[np.uint64(indices[k])] += s
 
 
 @njit(inline="always")
@@ -86,7 +86,7 @@ def add_at_tc(
     err = np.float32(error)
     abs_err = np.float32(abs(error))
     for k in range(indices.shape[0]):
-        i = indices[k]
+        i = np.uint64(indices[k])
         a = tc_a[i]
         rate = abs(tc_e[i]) / a if a > 0 else np.float32(1.0)
         weights[i] += np.float32(step * rate)
