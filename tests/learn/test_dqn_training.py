@@ -254,3 +254,21 @@ def test_a_players_inputs_default_as_the_trainers_config() -> None:
     assert QInputs() == QInputs.of_run({})
     for name in ("planes", "reward", "reward_scale"):
         assert getattr(QInputs(), name) == getattr(defaults, name)
+
+
+def test_keep_snapshots_writes_the_network_of_every_evaluation(tmp_path: Path) -> None:
+    cfg = DQNConfig(**{**TINY, "eval_every": 100, "eval_games": 2, "keep_snapshots": True})
+    trainer = DQNTrainer(cfg, tmp_path)
+    trainer.train(steps=250)
+    snaps = sorted(tmp_path.glob("step-*.pt"))
+    # one a check (at 100 and 200 steps, give or take a batch of envs) and one at the end
+    assert len(snaps) == 3
+    steps = [load_checkpoint(p)["counters"]["env_steps"] for p in snaps]
+    assert steps == sorted(steps) and [int(p.stem[5:]) for p in snaps] == steps
+    assert all(load_checkpoint(p)["replay"] is None for p in snaps)  # weights, no replay
+    last = load_checkpoint(snaps[-1])["net"]
+    final = load_checkpoint(tmp_path / "checkpoint.pt")["net"]
+    assert all(np.array_equal(last[k].numpy(), final[k].numpy()) for k in final)
+    plain = DQNTrainer(DQNConfig(**{**TINY, "eval_every": 100, "eval_games": 2}), tmp_path / "p")
+    plain.train(steps=250)
+    assert not list((tmp_path / "p").glob("step-*.pt"))
