@@ -19,6 +19,8 @@ def register(app: App) -> None:
         help="learn an Othello n-tuple network by TD(0) self-play, matches against wpc on the way",
         examples=(
             "boardai othello train ntuple --seed 4 --out runs/othello/nt.npz   # 0.92 vs wpc\n"
+            "boardai othello train ntuple --stages 6 --episodes 3000000 --alpha-end 0.0001 "
+            "--seed 7 --out runs/othello/nt6.npz   # the shipped network (25 min)\n"
             "boardai othello train ntuple --stages 1 --episodes 200000 --out runs/othello/nt1.npz\n"
             "boardai othello train ntuple --episodes 400000 --out runs/othello/nt.npz --resume\n"
             "boardai othello match --black ntuple:model=runs/othello/nt.npz --white wpc"
