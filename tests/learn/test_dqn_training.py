@@ -269,6 +269,12 @@ def test_keep_snapshots_writes_the_network_of_every_evaluation(tmp_path: Path) -
     last = load_checkpoint(snaps[-1])["net"]
     final = load_checkpoint(tmp_path / "checkpoint.pt")["net"]
     assert all(np.array_equal(last[k].numpy(), final[k].numpy()) for k in final)
+    # a run whose warm-up outlasts an evaluation has nothing new to snapshot there
+    late = DQNConfig(**{**TINY, "eval_every": 100, "eval_games": 2, "keep_snapshots": True})
+    late.warmup = 220
+    DQNTrainer(late, tmp_path / "w").train(steps=250)
+    late_snaps = sorted((tmp_path / "w").glob("step-*.pt"))
+    assert len(late_snaps) == 1 and int(late_snaps[0].stem[5:]) >= 250
     plain = DQNTrainer(DQNConfig(**{**TINY, "eval_every": 100, "eval_games": 2}), tmp_path / "p")
     plain.train(steps=250)
     assert not list((tmp_path / "p").glob("step-*.pt"))

@@ -139,7 +139,8 @@ class DQNConfig:
     """store the replay buffer in checkpoints, so that a resumed run keeps its experience"""
     keep_snapshots: bool = False
     """at each evaluation also write step-<env steps>.pt (no replay), to pick a network later
-    on more games than the training's evaluations play"""
+    on more games than the training's evaluations play; only when the network changed since
+    the last snapshot (not during a resumed run's warm-up, which makes no updates)"""
     p4: float = 0.1
     """probability that a spawned tile is a 4"""
     seed: int = 0
@@ -354,6 +355,7 @@ class DQNTrainer:
         )  # fmt: skip
         self.env_steps = 0
         self.updates = 0
+        self._snapshot_updates = 0  # updates at the last step-*.pt (keep_snapshots)
         self.episodes = 0
         self.wall = 0.0  # training seconds before this process (resumed runs)
         self.best_eval = -math.inf
@@ -726,6 +728,7 @@ class DQNTrainer:
         cfg = self.cfg
         self._t0 = t0 = time.perf_counter()
         steps0, updates0 = self.env_steps, self.updates
+        self._snapshot_updates = self.updates  # the network a resumed run starts from is saved
         next_eval = (
             (self.env_steps // cfg.eval_every + 1) * cfg.eval_every if cfg.eval_every else None
         )
@@ -786,8 +789,9 @@ class DQNTrainer:
         evaluation = self.evaluate(self.cfg.eval_games)
         elapsed = time.perf_counter() - t0
         self._log_row(evaluation, elapsed, steps0, updates0)
-        if self.cfg.keep_snapshots:
+        if self.cfg.keep_snapshots and self.updates != self._snapshot_updates:
             self.save(self.out / f"step-{self.env_steps:08d}.pt", with_replay=False)
+            self._snapshot_updates = self.updates
         if evaluation["mean"] > self.best_eval:
             self.best_eval = evaluation["mean"]
             self.save(self.out / "best.pt", with_replay=False)
