@@ -7,8 +7,10 @@ network of ``P`` patterns makes ``8 * P`` lookups per evaluation (:attr:`NTupleN
 An evaluation first makes the 8 symmetric images of the board with a few bit operations
 (:func:`images`: a transpose, two mirrors, four flips); a pattern then reads the same cells of
 every image, as runs of consecutive cells (:func:`run_table`: ``012345`` is one run, ``012456``
-two), so a lookup is one or two shift-and-mask steps and one memory access. The small kernels
-are inlined into their callers (``inline="always"``): training runs 15-20% faster that way.
+two), so a lookup is one or two shift-and-mask steps and one memory access. Networks of large
+tables read their indices by code compiled for their own patterns, with every shift, mask
+and offset a constant (:mod:`boardai.g2048.ntuple_index`). The small kernels are inlined into
+their callers (``inline="always"``): training runs 15-20% faster that way.
 
 Features saturate: a cell holding 32768 or more (exponent >= 15) reads as 15. The board itself
 stays exact (the engine keeps 65536 and 131072); only the network cannot tell those apart from
@@ -31,8 +33,10 @@ between the board's tile-presence mask (bit e set when a tile 2^e is on the boar
 True
 
 The compiled functions take the network as a tuple ``data`` (:meth:`NTupleNetwork.data`):
-``(weights, runs, n_runs, offsets, stage_masks)``. :func:`evaluate` has the signature the
-expectimax search expects of a leaf evaluation: ``evaluate(afterstate: uint64, data) -> float``.
+``(weights, runs, n_runs, offsets, stage_masks, layout)``, where ``layout`` is the
+:class:`~boardai.g2048.ntuple_index.IndexLayout` that picks the index code. :func:`evaluate`
+has the signature the expectimax search expects of a leaf evaluation:
+``evaluate(afterstate: uint64, data) -> float``.
 
 >>> net = NTupleNetwork.create("4x6")
 >>> net.n_lookups, net.weights.nbytes // 2**20
@@ -52,8 +56,9 @@ import numpy as np
 from boardai._jit import njit
 from boardai.errors import UsageError
 from boardai.g2048.kernels import transpose
+from boardai.g2048.ntuple_index import SPECIALISE_MIN_CELLS, IndexLayout, sum_weights, write_indices
 from boardai.g2048.patterns import Pattern, parse_patterns, pattern_names
-from boardai.learn.intrinsics import borrow, prefetch
+from boardai.learn.intrinsics import borrow
 from boardai.learn.ntuple import table_offsets
 
 if TYPE_CHECKING:
@@ -72,8 +77,8 @@ VALUES_PER_CELL = 16
 @njit
 def borrow_data(data: Any) -> Any:
     """``data`` with every array :func:`borrow`-ed (for the hot loops that take ``data``)."""
-    weights, runs, n_runs, offsets, masks = data
-    return (borrow(weights), borrow(runs), borrow(n_runs), borrow(offsets), borrow(masks))
+    weights, runs, n_runs, offsets, masks, layout = data
+    return (borrow(weights), borrow(runs), borrow(n_runs), borrow(offsets), borrow(masks), layout)
 
 
 @njit
@@ -150,86 +155,29 @@ def images(b: np.uint64) -> tuple[np.uint64, ...]:
 
 
 @njit(inline="always")
-def _indices(im: tuple[np.uint64, ...], runs: np.ndarray, p: int, n: int) -> tuple[np.int64, ...]:
-    """Table indices of pattern ``p`` (``n >= 1`` runs) on the 8 images, one run at a time from
-    the highest digits down (a chain, so the compiler keeps it in registers)."""
-    b0, b1, b2, b3, b4, b5, b6, b7 = im
-    src, mask = runs[p, 0, 0], runs[p, 0, 1]
-    i0 = (b0 >> src) & mask
-    i1 = (b1 >> src) & mask
-    i2 = (b2 >> src) & mask
-    i3 = (b3 >> src) & mask
-    i4 = (b4 >> src) & mask
-    i5 = (b5 >> src) & mask
-    i6 = (b6 >> src) & mask
-    i7 = (b7 >> src) & mask
-    for r in range(1, n):
-        src, mask, width = runs[p, r, 0], runs[p, r, 1], runs[p, r, 2]
-        i0 = (i0 << width) | ((b0 >> src) & mask)
-        i1 = (i1 << width) | ((b1 >> src) & mask)
-        i2 = (i2 << width) | ((b2 >> src) & mask)
-        i3 = (i3 << width) | ((b3 >> src) & mask)
-        i4 = (i4 << width) | ((b4 >> src) & mask)
-        i5 = (i5 << width) | ((b5 >> src) & mask)
-        i6 = (i6 << width) | ((b6 >> src) & mask)
-        i7 = (i7 << width) | ((b7 >> src) & mask)
-    return (
-        np.int64(i0),
-        np.int64(i1),
-        np.int64(i2),
-        np.int64(i3),
-        np.int64(i4),
-        np.int64(i5),
-        np.int64(i6),
-        np.int64(i7),
-    )
-
-
-@njit(inline="always")
 def lookup_indices(board: np.uint64, data: Any, out: np.ndarray) -> None:
     """Write the ``8 * P`` weight indices of a feature board into ``out`` (stage included):
     ``out[8 * p + i]`` is pattern ``p`` seen through symmetry ``i``. Each weight starts
     loading as its index is written (:func:`~boardai.learn.intrinsics.prefetch`), for the sum
-    that reads them next."""
-    weights, runs, n_runs, offsets, masks = data
+    that reads them next (:func:`~boardai.g2048.ntuple_index.write_indices`)."""
     board = np.uint64(board)
-    n_pat = n_runs.shape[0]
+    masks = data[4]
     base = 0
     if masks.shape[0] > 0:
-        base = stage_of(board, masks) * offsets[n_pat]
-    im = images(board)
-    for p in range(n_pat):
-        start = base + offsets[p]
-        i0, i1, i2, i3, i4, i5, i6, i7 = _indices(im, runs, p, n_runs[p])
-        k = 8 * p
-        for j, i in enumerate((i0, i1, i2, i3, i4, i5, i6, i7)):
-            out[k + j] = start + i
-            prefetch(weights, np.uint64(start + i))
+        base = stage_of(board, masks) * data[3][data[2].shape[0]]
+    write_indices(images(board), base, data, out)
 
 
 @njit(inline="always")
 def evaluate(afterstate: np.uint64, data: Any) -> float:
-    """Value of a feature board (for most boards the packed board itself): the sum of lookups."""
-    weights, runs, n_runs, offsets, masks = data
+    """Value of a feature board (for most boards the packed board itself): the sum of lookups
+    (:func:`~boardai.g2048.ntuple_index.sum_weights`)."""
     afterstate = np.uint64(afterstate)
-    n_pat = n_runs.shape[0]
+    masks = data[4]
     base = 0
     if masks.shape[0] > 0:
-        base = stage_of(afterstate, masks) * offsets[n_pat]
-    im = images(afterstate)
-    v = 0.0
-    for p in range(n_pat):
-        start = base + offsets[p]
-        i0, i1, i2, i3, i4, i5, i6, i7 = _indices(im, runs, p, n_runs[p])
-        v += weights[np.uint64(start + i0)]
-        v += weights[np.uint64(start + i1)]
-        v += weights[np.uint64(start + i2)]
-        v += weights[np.uint64(start + i3)]
-        v += weights[np.uint64(start + i4)]
-        v += weights[np.uint64(start + i5)]
-        v += weights[np.uint64(start + i6)]
-        v += weights[np.uint64(start + i7)]
-    return v
+        base = stage_of(afterstate, masks) * data[3][data[2].shape[0]]
+    return sum_weights(images(afterstate), base, data)
 
 
 #: A stage threshold: tile exponents, largest first (``(14,)`` is 16384, ``(14, 13)`` is 16384
@@ -330,6 +278,10 @@ class NTupleNetwork:
         stages: increasing thresholds where a new stage starts (empty: one stage), in any form
             :func:`parse_stages` reads: ``(14,)``, ``"14,14+13"``, ``[14, [14, 13]]``.
         weights: the flat table (zeros of the right size when None).
+        specialise: read indices by code compiled for these patterns
+            (:mod:`boardai.g2048.ntuple_index`); left out, when a pattern has at least
+            :data:`~boardai.g2048.ntuple_index.SPECIALISE_MIN_CELLS` cells. The values are
+            the same either way; only the speed and the first compilation differ.
     """
 
     def __init__(
@@ -337,6 +289,7 @@ class NTupleNetwork:
         patterns: Sequence[Sequence[int]],
         stages: str | Sequence[int | str | Sequence[int]] = (),
         weights: np.ndarray | None = None,
+        specialise: bool | None = None,
     ) -> None:
         self.patterns: tuple[Pattern, ...] = tuple(tuple(int(c) for c in p) for p in patterns)
         if not self.patterns:
@@ -348,6 +301,13 @@ class NTupleNetwork:
         self.offsets = table_offsets(self.patterns, VALUES_PER_CELL)
         self.runs, self.n_runs = run_table(self.patterns)
         self.stage_masks = np.array([stage_mask(s) for s in self.stages], np.int64)
+        if specialise is None:
+            specialise = max(len(p) for p in self.patterns) >= SPECIALISE_MIN_CELLS
+        self.index_layout = (
+            IndexLayout.of(self.runs, self.n_runs, self.offsets, self.n_stages > 1)
+            if specialise
+            else IndexLayout(None)
+        )
         total = self.n_stages * int(self.offsets[-1])
         if weights is None:
             weights = np.zeros(total, np.float32)
@@ -416,9 +376,18 @@ class NTupleNetwork:
         """Weights summed per evaluation: 8 symmetries times the patterns."""
         return 8 * len(self.patterns)
 
-    def data(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def data(
+        self,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, IndexLayout]:
         """The tuple the compiled functions take (shares this network's weight array)."""
-        return (self.weights, self.runs, self.n_runs, self.offsets, self.stage_masks)
+        return (
+            self.weights,
+            self.runs,
+            self.n_runs,
+            self.offsets,
+            self.stage_masks,
+            self.index_layout,
+        )
 
     def fill(self, value: float) -> None:
         """Set every weight so that every board is worth ``value`` (optimistic start)."""
