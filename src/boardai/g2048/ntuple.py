@@ -155,17 +155,22 @@ def images(b: np.uint64) -> tuple[np.uint64, ...]:
 
 
 @njit(inline="always")
+def _stage_base(board: np.uint64, data: Any) -> np.int64:
+    """Where the weights of the board's stage start: stage times the entries of one stage."""
+    masks = data[4]
+    if masks.shape[0] == 0:
+        return np.int64(0)
+    return np.int64(stage_of(board, masks) * data[3][data[2].shape[0]])
+
+
+@njit(inline="always")
 def lookup_indices(board: np.uint64, data: Any, out: np.ndarray) -> None:
     """Write the ``8 * P`` weight indices of a feature board into ``out`` (stage included):
     ``out[8 * p + i]`` is pattern ``p`` seen through symmetry ``i``. Each weight starts
     loading as its index is written (:func:`~boardai.learn.intrinsics.prefetch`), for the sum
     that reads them next (:func:`~boardai.g2048.ntuple_index.write_indices`)."""
     board = np.uint64(board)
-    masks = data[4]
-    base = 0
-    if masks.shape[0] > 0:
-        base = stage_of(board, masks) * data[3][data[2].shape[0]]
-    write_indices(images(board), base, data, out)
+    write_indices(images(board), _stage_base(board, data), data, out)
 
 
 @njit(inline="always")
@@ -173,11 +178,7 @@ def evaluate(afterstate: np.uint64, data: Any) -> float:
     """Value of a feature board (for most boards the packed board itself): the sum of lookups
     (:func:`~boardai.g2048.ntuple_index.sum_weights`)."""
     afterstate = np.uint64(afterstate)
-    masks = data[4]
-    base = 0
-    if masks.shape[0] > 0:
-        base = stage_of(afterstate, masks) * data[3][data[2].shape[0]]
-    return sum_weights(images(afterstate), base, data)
+    return sum_weights(images(afterstate), _stage_base(afterstate, data), data)
 
 
 #: A stage threshold: tile exponents, largest first (``(14,)`` is 16384, ``(14, 13)`` is 16384

@@ -18,9 +18,10 @@ like any other signature.
 The generic layout (``IndexLayout(None)``, one type for every network) keeps the loop over
 the run table: one compilation serves every pattern set, which is what small networks
 (tests, quick experiments) want; :meth:`~boardai.g2048.ntuple.NTupleNetwork.data` picks
-the specialised code for networks with tables of :data:`SPECIALISE_MIN_CELLS` cells or more,
-where speed matters. Both read the same indices and sum the same weights in the same order,
-so every value is the same bit for bit (tests/g2048/test_ntuple_index.py).
+the specialised code for networks with a pattern of :data:`SPECIALISE_MIN_CELLS` cells or
+more (tables of 16**5 entries and up), where speed matters. Both read the same indices and
+sum the same weights in the same order, so every value is the same bit for bit
+(tests/g2048/test_ntuple_index.py).
 
 >>> from boardai.g2048.ntuple import run_table
 >>> runs, n_runs = run_table([(0, 1, 2, 4, 5, 6)])
@@ -128,8 +129,9 @@ def _index_expr(runs: tuple[tuple[int, int, int], ...], image: str) -> str:
 
 def kernel_source(key: LayoutKey, kind: str) -> str:
     """The source of a specialised kernel: ``kind`` "write" (:func:`write_indices`) or "sum"
-    (:func:`sum_weights`), one statement per lookup, pattern by pattern, image by image (the
-    generic kernels' order)."""
+    (:func:`sum_weights`), one statement per lookup. Indices are made image by image (each
+    image's shifts shared by its patterns); the sum adds them pattern by pattern, image by
+    image, the generic kernel's order, so the value is the same bit for bit."""
     assert key is not None
     runs, offsets, staged = key
     stage = "base + " if staged else ""
@@ -148,9 +150,7 @@ def kernel_source(key: LayoutKey, kind: str) -> str:
                 lines.append(f"    i{p}_{j} = {index}")
     if kind == "sum":
         for p in range(len(runs)):
-            for j in range(8):
-                lines.append(f"    v += weights[np.uint64(i{p}_{j})]")
-    if kind == "sum":
+            lines += [f"    v += weights[np.uint64(i{p}_{j})]" for j in range(8)]
         lines.append("    return v")
     return "\n".join(lines) + "\n"
 
