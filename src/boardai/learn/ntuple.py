@@ -50,6 +50,27 @@ def table_offsets(patterns: Sequence[Sequence[int]], values_per_cell: int) -> np
     return np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
 
 
+#: Bytes between the entries :func:`map_pages` touches: the smallest page the OS maps.
+PAGE_BYTES = 4096
+
+
+def map_pages(a: np.ndarray) -> np.ndarray:
+    """Have the OS map every page of the contiguous array ``a`` now; its values stay.
+
+    A fresh table from ``np.zeros`` is not in memory yet: the OS maps (and zeroes) each page,
+    4 KiB or a 2 MiB huge page, the first time it is written, which then happens inside
+    the training loop, at times with the kernel compacting memory for a huge page (0.03 s
+    to 0.9 s for a 256 MiB table here, one run to the next), and with threads, one fault at
+    a time. TDL2048+ maps its tables when it starts; training here does the same
+    (:meth:`~boardai.g2048.train.trainer.Trainer.train`). Costs a few milliseconds for a
+    table that is mapped already.
+    """
+    flat = a.reshape(-1)
+    touched = flat[:: max(1, PAGE_BYTES // a.itemsize)]
+    touched[...] = touched.copy()  # a copy: numpy skips assigning a view to itself
+    return a
+
+
 @njit(inline="always")
 def sum_at(weights: np.ndarray, indices: np.ndarray) -> float:
     """Sum of ``weights`` at ``indices`` (the value of a board whose indices are known)."""
@@ -57,6 +78,18 @@ def sum_at(weights: np.ndarray, indices: np.ndarray) -> float:
     for k in range(indices.shape[0]):
         v += weights[np.uint64(indices[k])]
     return v
+
+
+@njit(inline="always")
+def sum_at_pair(weights: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    """:func:`sum_at` of two boards with as many indices, side by side: each sum adds in its
+    own order (the same value bit for bit), and the two chains of additions overlap."""
+    va = 0.0
+    vb = 0.0
+    for k in range(a.shape[0]):
+        va += weights[np.uint64(a[k])]
+        vb += weights[np.uint64(b[k])]
+    return va, vb
 
 
 @njit(inline="always")

@@ -30,6 +30,7 @@ from boardai.g2048.ntuple import NTupleNetwork, stage_mask
 from boardai.g2048.train.config import TrainConfig
 from boardai.g2048.train.episodes import METHODS, SCRATCH_ROWS, play_games, train_episodes
 from boardai.learn.model_file import load_model, save_model
+from boardai.learn.ntuple import map_pages
 
 #: Model kind written in the metadata, checked on resume and by the agent.
 KIND = "2048-ntuple-td"
@@ -275,6 +276,8 @@ class Trainer:
         moves = np.zeros(n_episodes, np.int64)
         restarted = np.zeros(n_episodes, np.bool_)
         data = self.network.data()
+        for table in (self.network.weights, *self.tc):  # mapped before the timed loop
+            map_pages(table)
         masks = np.array([stage_mask(t) for t in c.restart_at], np.int64)
 
         def work(j: int) -> None:
