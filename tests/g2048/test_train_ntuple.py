@@ -4,6 +4,7 @@ and the command line trains, reports, saves and resumes."""
 from __future__ import annotations
 
 import csv
+import json
 
 import numpy as np
 import pytest
@@ -350,6 +351,15 @@ def test_bench_command(tmp_path, capsys) -> None:
         == 0
     )
     assert "moves per CPU second" in capsys.readouterr().out
+
+
+def test_bench_method(tmp_path, capsys) -> None:
+    bench = ["2048", "bench", "ntuple", "--patterns", "0123", "--episodes", "5", "--repeat", "1"]
+    out = tmp_path / "b.json"
+    assert main([*bench, "--method", "online", "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["method"] == "online"
+    assert main([*bench, "--method", "sideways"]) == 2
+    assert "choose from backward" in capsys.readouterr().err
 
 
 def test_resume_can_switch_to_tc(tmp_path, capsys) -> None:

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
 
 EXAMPLES = """
 boardai 2048 bench ntuple --patterns 4x6 --episodes 2000
+boardai 2048 bench ntuple --patterns 4x6 --episodes 5000 --method online
 boardai 2048 bench ntuple --model model.npz --episodes 300 --games 1000
 boardai 2048 bench ntuple --model model.npz --episodes 0 --games 20 --depth 2
 boardai 2048 bench ntuple --model 2048-ntuple --episodes 0 --games 1000 --seed 2024
@@ -45,6 +46,11 @@ def register(app: App) -> None:
     )
     p.add_argument("--threads", type=positive_int, default=1, help="training threads (default: 1)")
     p.add_argument(
+        "--method",
+        help="TD method of the timed training, as train ntuple's --method (backward, "
+        "backward-greedy, online; default: backward, or the model's)",
+    )
+    p.add_argument(
         "--games", type=nonneg_int, default=0, help="games to play with --model (default: 0)"
     )
     p.add_argument(
@@ -66,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from boardai.cli._common import console, write_json
+    from boardai.errors import UsageError
     from boardai.g2048.stats import summarize
     from boardai.g2048.train.trainer import TrainConfig, Trainer
     from boardai.report import reach_table, summary_table
@@ -78,11 +85,18 @@ def run(args: argparse.Namespace) -> int:
         base.config.seed = args.seed
     else:
         base = Trainer(TrainConfig(patterns=args.patterns, seed=args.seed))
+    if args.method:
+        from boardai.g2048.train.episodes import METHODS
+
+        if args.method not in METHODS:
+            raise UsageError(f"--method {args.method!r}: choose from {', '.join(METHODS)}")
+        base.config.method = args.method
     start_weights = base.network.weights.copy()
     result: dict[str, object] = {
         "patterns": base.config.patterns,
         "model": args.model,
         "threads": args.threads,
+        "method": base.config.method,
     }
     if args.episodes:
         base.train(1)  # compile (or load the compiled code) outside the timing
@@ -107,8 +121,6 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.games:
         if not args.model:
-            from boardai.errors import UsageError
-
             raise UsageError("--games needs --model (a trained network to play)")
         base.network.weights[:] = start_weights
         scores, maxes, moves, seconds = _play(args, base)
