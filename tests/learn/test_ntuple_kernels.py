@@ -47,12 +47,16 @@ def test_map_pages_keeps_values(seed: int, n: int, dtype: str) -> None:
     np.testing.assert_array_equal(a, before)
 
 
+def _faults() -> int:
+    """Minor page faults of this thread (other threads of the test process fault too)."""
+    return resource.getrusage(getattr(resource, "RUSAGE_THREAD", resource.RUSAGE_SELF)).ru_minflt
+
+
 def test_map_pages_maps_a_fresh_table() -> None:
     a = np.zeros(64 * 2**20 // 4, np.float32)  # 64 MiB (malloc maps it afresh), not written
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    before = _faults()
     map_pages(a)
-    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
-    assert faults >= 32  # one a page: 4 KiB pages, or 2 MiB huge pages
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-    a[:: PAGE_BYTES // 4] = 1.0  # every page is there now: no more faults
-    assert resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before < 4
+    assert _faults() - before >= 32  # at least one a page: 2 MiB huge pages, or 4 KiB ones
+    before = _faults()
+    a[:: PAGE_BYTES // 4] = 1.0  # every page is there now: (next to) no faults
+    assert _faults() - before < 8
