@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from boardai.learn.intrinsics import prefetch
-from boardai.learn.ntuple import add_at, sum_at, sum_at_pair
+from boardai.learn.ntuple import add_at, map_pages, sum_at, sum_at_pair
 
 AHEAD = 2
 
@@ -42,8 +42,7 @@ def backward(weights, looked, rewards, values, reps, pair):  # type: ignore[no-u
 
 
 def main() -> None:
-    weights = np.zeros(2**26, np.float32)
-    weights[::1024] = 0.0  # map the pages before timing
+    weights = map_pages(np.zeros(2**26, np.float32))  # mapped before timing
     n, reps = 800, 100
     rng = np.random.default_rng(0)
     rewards = rng.integers(0, 64, n).astype(np.int64)
