@@ -42,3 +42,29 @@ def test_wpc_prefers_a_corner() -> None:
     b = Board.from_str(". O X . O X . .\n" + ". . . . . . . .\n" * 7 + "black to move")
     assert set(b.legal_actions()) >= {0}
     assert make_agent("wpc", seed=0).act(b) == 0
+
+
+def test_ntuple_preset_fills_what_the_spec_leaves_out() -> None:
+    """preset=strong is the search at 0.9 s a move from 18 empties; options given override
+    it, and the default preset is 1-ply as before."""
+    from boardai.othello.agents.alphabeta import AlphaBetaAgent
+    from boardai.othello.agents.ntuple import NTupleAgent
+
+    strong = make_agent("ntuple:preset=strong", seed=0)
+    assert isinstance(strong, AlphaBetaAgent)
+    assert (strong.opts.depth, strong.opts.time, strong.opts.endgame) == (40, 0.9, 18)
+    assert strong.opts.eval == "ntuple"
+    quick = make_agent("ntuple:preset=strong,time=0.01,endgame=4", seed=0)
+    assert (quick.opts.depth, quick.opts.time, quick.opts.endgame) == (40, 0.01, 4)
+    b = Board.initial()
+    for _ in range(4):
+        a = quick.act(b)
+        assert a in b.legal_actions()
+        b = b.play(a)
+    assert isinstance(make_agent("ntuple", seed=0), NTupleAgent)
+    assert isinstance(make_agent("ntuple:preset=default", seed=0), NTupleAgent)
+    with pytest.raises(UsageError, match="preset") as e:
+        make_agent("ntuple:preset=fast")
+    assert "\n" not in str(e.value)
+    with pytest.raises(UsageError, match="time"):
+        make_agent("ntuple:preset=strong,time=-1")

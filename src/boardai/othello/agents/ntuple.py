@@ -1,9 +1,23 @@
 """``ntuple``: a learned n-tuple network (see ``boardai othello train ntuple``), played 1-ply
-or as the evaluation of an alpha-beta search."""
+or as the evaluation of an alpha-beta search.
+
+Presets (options given in the spec override them):
+
+========  ==========================================  ======================================
+preset    depth / time a move / endgame               meant for
+========  ==========================================  ======================================
+default   1-ply (no search)                           fast matches, training checks
+strong    40 / 0.9 s / solve from 18 empties          the strongest boardai player: play and
+                                                      matches against engines (about 1 s a
+                                                      move; docs/benchmarks.md: 0.685 against
+                                                      ``gtp-rhino -l 3``, 0.490 at ``-l 4``)
+========  ==========================================  ======================================
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
@@ -13,6 +27,12 @@ from boardai.othello.agents import REGISTRY
 from boardai.othello.board import Board
 from boardai.spec import Range
 
+#: preset -> (depth, seconds a move, endgame empties)
+PRESETS: dict[str, tuple[int, float, int]] = {
+    "default": (1, 0.0, 0),
+    "strong": (40, 0.9, 18),
+}
+
 
 @dataclass
 class NTupleOptions:
@@ -21,6 +41,8 @@ class NTupleOptions:
     Attributes:
         model: a model file (``boardai othello train ntuple``) or a shipped model's name
             (``boardai models``); left out: the first shipped Othello n-tuple model.
+        preset: default or strong (see the module docstring); it fills depth, time and
+            endgame where the spec leaves them out.
         depth: 1 plays the move the network likes best; more searches with alpha-beta.
         time: seconds per move for the search (0: no limit).
         endgame: with depth > 1, solve exactly with this many empties or fewer (with a time
@@ -30,14 +52,21 @@ class NTupleOptions:
     """
 
     model: str = ""
-    depth: int = 1
-    time: float = 0.0
-    endgame: int = 0
+    preset: Literal["default", "strong"] = "default"
+    depth: int | None = None
+    time: float | None = None
+    endgame: int | None = None
     mpc: float | None = None
 
     def __post_init__(self) -> None:
+        depth, time, endgame = PRESETS[self.preset]
+        self.depth = depth if self.depth is None else self.depth
+        self.time = time if self.time is None else self.time
+        self.endgame = endgame if self.endgame is None else self.endgame
         if not 1 <= self.depth <= 60:
             raise ValueError(f"depth must be in 1..60, got {self.depth}")
+        if self.time < 0:
+            raise ValueError(f"time must be >= 0, got {self.time}")
         if self.mpc is not None:
             probcut.check_threshold(self.mpc)
 
@@ -83,8 +112,11 @@ class NTupleAgent:
     },
 )
 def make_ntuple(opts: NTupleOptions, seed: int | None) -> object:
-    """A learned n-tuple network, 1-ply or inside alpha-beta (depth > 1)."""
+    """A learned n-tuple network, 1-ply or inside alpha-beta (depth > 1; preset=strong)."""
     from boardai.learn import store
+
+    # __post_init__ filled every option the preset gives.
+    assert opts.depth is not None and opts.time is not None and opts.endgame is not None
 
     model, path = store.resolve_default(
         opts.model, "othello", "othello-ntuple", "boardai othello train ntuple"
