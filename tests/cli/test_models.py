@@ -157,3 +157,14 @@ def test_fetch_from_a_local_server(
 def test_watch_plays_the_shipped_model(shop: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["watch", "--agent", "ntuple", "--delay", "0", "--seed", "1"]) == 0
     assert "game over: score" in capsys.readouterr().out
+
+
+def test_list_shows_each_strength_headline() -> None:
+    """The list keeps a strength line's opening figure; the card keeps the rest."""
+    from boardai.cli.models import headline
+
+    assert headline("166,424 ± 2,168 at 1-ply; 2048 in 98.7%") == "166,424 ± 2,168 at 1-ply"
+    assert headline("0.704 ± 0.014 vs wpc (691 / 26 / 283)") == "0.704 ± 0.014 vs wpc"
+    assert headline("0.9 vs wpc (1-ply; 9 / 0 / 1); more") == "0.9 vs wpc"
+    assert headline("weak") == "weak"
+    assert headline("") == "(not measured)"

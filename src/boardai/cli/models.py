@@ -24,7 +24,10 @@ def register(app: Any) -> None:
     group.formatter_class = argparse.RawDescriptionHelpFormatter
     group.epilog = "examples:\n" + "\n".join(f"  {c}" for c in EXAMPLES.strip().splitlines())
 
-    p = app.command("models list", help="the shipped models: game, kind, size, strength")
+    p = app.command(
+        "models list",
+        help="the shipped models: kind, size, strength (the card's first figure), local file",
+    )
     p.add_argument("--game", choices=["2048", "othello"], help="only this game's models")
     p.add_argument("--kind", help="only models of this kind (ntuple, dqn, othello-ntuple, ...)")
     p.set_defaults(func=run_list)
@@ -105,6 +108,13 @@ def _where(e: Any) -> str:
     return "cache" if path.parent == store.cache_dir() else "here"
 
 
+def headline(result: str) -> str:
+    """The figure a strength line opens with, for the list (``models show`` prints it all):
+    the text before its first ``;`` or parenthesis, e.g. ``166,424 ± 2,168 at 1-ply``."""
+    cut = min((i for i in (result.find(";"), result.find(" (")) if i >= 0), default=len(result))
+    return result[:cut].strip() or "(not measured)"
+
+
 def run_list(args: argparse.Namespace) -> int:
     from rich.table import Table
 
@@ -118,10 +128,15 @@ def run_list(args: argparse.Namespace) -> int:
         out.print(f"no {what + ' ' if what else ''}models in {store.manifest().path}")
         return 0
     table = Table(title=f"models ({store.manifest().path})")
-    for column in ("name", "game", "kind", "size", "strength", "local file"):
-        table.add_column(column, justify="right" if column == "size" else "left")
+    # No game column (the kind and the name say it): the strength fits 80 columns unwrapped.
+    for column in ("name", "kind", "size", "strength", "file"):
+        table.add_column(
+            column,
+            justify="right" if column == "size" else "left",
+            no_wrap=column != "strength",
+        )
     for e in found:
-        table.add_row(e.name, e.game, e.kind, _mb(e.size), e.strength.result, _where(e))
+        table.add_row(e.name, e.kind, _mb(e.size), headline(e.strength.result), _where(e))
     out.print(table)
     return 0
 
