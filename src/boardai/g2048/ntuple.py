@@ -81,11 +81,15 @@ def borrow_data(data: Any) -> Any:
     return (borrow(weights), borrow(runs), borrow(n_runs), borrow(offsets), borrow(masks), layout)
 
 
-@njit
+@njit(inline="always")
 def feature_board(lo: np.uint64, hi: np.uint64) -> np.uint64:
-    """The board the features read: cells of 65536 and up (``hi`` bits) saturate to 15."""
-    if hi == 0:
-        return lo
+    """The board the features read: cells of 65536 and up (``hi`` bits) saturate to 15
+    (inlined: the usual board, with no such cell, costs no call)."""
+    return lo if hi == 0 else _saturate(lo, hi)
+
+
+@njit
+def _saturate(lo: np.uint64, hi: np.uint64) -> np.uint64:
     for i in range(16):
         if (hi >> np.uint64(i)) & np.uint64(1):
             lo |= _NIB << np.uint64(4 * i)

@@ -30,7 +30,7 @@ def features(lo: np.uint64, hi: np.uint64, dg: np.int64) -> np.uint64:
     """The board the network reads for the exact board ``(lo, hi)``: its feature board,
     downgraded (:func:`~boardai.g2048.downgrade.downgrade`) from tile ``2**dg`` up when
     ``dg > 0``."""
-    fb = lo if hi == 0 else feature_board(lo, hi)  # no call for the usual board
+    fb = feature_board(lo, hi)
     if dg > 0:
         fb = downgrade(fb, dg)
     return fb
