@@ -90,7 +90,10 @@ def run(args: argparse.Namespace) -> int:
 
         if args.method not in METHODS:
             raise UsageError(f"--method {args.method!r}: choose from {', '.join(METHODS)}")
-        base.config.method = args.method
+        try:
+            base.reconfigure(method=args.method)  # TrainConfig's checks (lambda: backward only)
+        except ValueError as e:
+            raise UsageError(f"--method {args.method}: {e}") from None
     start_weights = base.network.weights.copy()
     result: dict[str, object] = {
         "patterns": base.config.patterns,
