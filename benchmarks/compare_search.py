@@ -25,7 +25,7 @@ import numpy as np
 
 from boardai.cli.g2048.bench_search import bench_positions
 from boardai.g2048 import heuristic
-from boardai.g2048.search import Table, search_batch
+from boardai.g2048.search import N_STATS, Table, search_batch
 
 
 def main() -> None:
@@ -52,7 +52,7 @@ def main() -> None:
     gen = np.uint32(table.next_generation(2))
     search_batch(
         packed[:2], 2, evaluator, rows, 0.0, 1e-4, 0.1,
-        table.keys, table.values, table.info, gen, np.zeros(4, np.int64),
+        *table.arrays(), gen, np.zeros(N_STATS, np.int64),
     )  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
         exe = Path(tmp) / "search"
@@ -75,12 +75,12 @@ def main() -> None:
                 cpp_rates.append(int(total[2]) / cpu)
                 cpp_ms.append(1000 * cpu / len(batch))
                 cpp_moves = [int(line.split()[0]) for line in out[: len(boards)]]
-                stats = np.zeros(4, np.int64)
+                stats = np.zeros(N_STATS, np.int64)
                 gen = np.uint32(table.next_generation(len(batch)))
                 c0 = time.process_time()
                 actions, _ = search_batch(
                     batch, depth, evaluator, rows, 0.0, 1e-4, 0.1,
-                    table.keys, table.values, table.info, gen, stats,
+                    *table.arrays(), gen, stats,
                 )  # fmt: skip
                 cpu = max(time.process_time() - c0, 1e-9)
                 nb_rates.append(int(stats[0]) / cpu)

@@ -31,14 +31,24 @@ def _toy_python(b: Board) -> float:
     return sum(_TOY[0][i] for i, e in enumerate(b.exponents()) if e)
 
 
-def _kernel_values(board: Board, depth: int, evaluator=None, data=None, reward_weight=0.0, p4=0.1):
+def _kernel_values(
+    board: Board,
+    depth: int,
+    evaluator=None,
+    data=None,
+    reward_weight=0.0,
+    p4=0.1,
+    table=None,
+    stats=None,
+    prob_cut=0.0,
+):
     if evaluator is None:
         evaluator, data = heuristic.evaluate_rows, heuristic.row_table_data()
-    table = search.Table(12)
-    stats = np.zeros(4, np.int64)
+    table = search.Table(12) if table is None else table
+    stats = np.zeros(search.N_STATS, np.int64) if stats is None else stats
     return search.search_root(
-        np.uint64(board.lo), depth, evaluator, data, reward_weight, 0.0, p4,
-        table.keys, table.values, table.info, np.uint32(table.next_generation()), stats,
+        np.uint64(board.lo), depth, evaluator, data, reward_weight, prob_cut, p4,
+        *table.arrays(), np.uint32(table.next_generation()), stats,
     )  # fmt: skip
 
 
@@ -135,13 +145,88 @@ def test_batch_search_matches_single_searches():
     boards = bench_positions(12)
     packed = np.array([int(b) for b in boards], np.uint64)
     table = search.Table(14)
-    stats = np.zeros(4, np.int64)
+    stats = np.zeros(search.N_STATS, np.int64)
     gen = np.uint32(table.next_generation(len(packed)))
     evaluator, data = heuristic.evaluate_rows, heuristic.row_table_data()
     actions, values = search.search_batch(
-        packed, 3, evaluator, data, 0.0, 1e-4, 0.1, table.keys, table.values, table.info, gen, stats
+        packed, 3, evaluator, data, 0.0, 1e-4, 0.1, *table.arrays(), gen, stats
     )
     for b, a, v in zip(boards, actions, values, strict=True):
         single = search.search(b, 3, table=search.Table(14))
         assert (single.action, single.value) == (a, pytest.approx(v, rel=1e-12))
     assert stats[0] > 0
+
+
+# Boards of any fill: many empty cells make many repeated leaves.
+any_fill = st.lists(st.integers(0, 11), min_size=16, max_size=16).map(Board.from_exponents)
+
+
+@given(any_fill, st.sampled_from([2, 3]), st.sampled_from([4, 10]), st.booleans())
+@settings(max_examples=30, deadline=None)
+def test_leaf_cache_changes_no_value(board, depth, leaf_bits, toy):
+    """With a leaf cache (small: slots shared by many boards), every root value is the same
+    bit for bit as without, and so are the counts of leaves and chance nodes."""
+    if not board.legal_actions():
+        return
+    evaluator, data, weight = (_tile_count, _TOY, 1.0) if toy else (None, None, 0.0)
+    counts = []
+    values = []
+    for bits in (0, leaf_bits):
+        stats = np.zeros(search.N_STATS, np.int64)
+        table = search.Table(10, leaf_bits=bits)
+        kwargs = {"table": table, "stats": stats, "prob_cut": 1e-3}
+        values.append(_kernel_values(board, depth, evaluator, data, weight, **kwargs))
+        counts.append(stats)
+    assert values[0].tolist() == values[1].tolist()
+    assert (
+        counts[0][: search.STAT_LEAF_HITS].tolist() == counts[1][: search.STAT_LEAF_HITS].tolist()
+    )
+    assert counts[0][search.STAT_LEAF_HITS] == 0
+    assert counts[1][search.STAT_LEAF_HITS] <= counts[1][search.STAT_LEAVES]
+
+
+def test_leaf_cache_hits_and_forgets_between_searches():
+    """A roomy board repeats leaves (hits counted); a later search, here with other data,
+    never reads an earlier search's leaves (the generation tags them)."""
+    board = Board.from_grid([[2, 4, 8, 16], [0, 0, 2, 0], [0, 0, 0, 0], [0, 4, 0, 0]])
+    table = search.Table(10, leaf_bits=10)
+    stats = np.zeros(search.N_STATS, np.int64)
+    _kernel_values(board, 3, _tile_count, _TOY, 1.0, table=table, stats=stats)
+    assert stats[search.STAT_LEAF_HITS] > stats[search.STAT_LEAVES] // 4
+    other = (np.ones(16) * 7.0,)
+    again = _kernel_values(board, 3, _tile_count, other, 1.0, table=table)
+    fresh = _kernel_values(board, 3, _tile_count, other, 1.0, table=search.Table(10))
+    assert again.tolist() == fresh.tolist()
+
+
+def test_bad_leaf_bits():
+    with pytest.raises(ValueError, match="leaf cache bits"):
+        search.Table(10, leaf_bits=2)
+    assert search.Table(10).leaf_keys.shape == (0,)
+
+
+def test_ntuple_player_searches_with_a_leaf_cache(tmp_path):
+    """The n-tuple player's search keeps leaves, and plays as a search without the cache."""
+    from boardai.g2048 import Game
+    from boardai.g2048.agents import make_agent
+    from boardai.g2048.agents.expectimax import ExpectimaxAgent
+    from boardai.g2048.train.trainer import TrainConfig, Trainer
+
+    trainer = Trainer(TrainConfig(patterns="0123,4567,0145", seed=2))
+    trainer.train(30)
+    trainer.save(tmp_path / "n.npz")
+    player = make_agent(f"ntuple:model={tmp_path / 'n.npz'},depth=2", seed=0)
+    assert player.table.leaf_keys.shape[0] > 0
+    plain = ExpectimaxAgent(player.opts, player.evaluator, player.data, reward_weight=1.0)
+    assert plain.table.leaf_keys.shape[0] == 0
+    g = Game(seed=4)
+    hits = 0
+    for _ in range(40):
+        if g.is_over():
+            break
+        a = player.act(g.board)
+        assert a == plain.act(g.board)
+        assert player.last.values.tolist() == plain.last.values.tolist()
+        hits += player.last.leaf_hits
+        g.move(a)
+    assert hits > 0

@@ -92,8 +92,8 @@ def run(args: argparse.Namespace) -> int:
 
     from boardai.cli._common import console, write_json
     from boardai.g2048 import heuristic
+    from boardai.g2048.search import N_STATS, search, search_batch
     from boardai.g2048.search import Table as SearchTable
-    from boardai.g2048.search import search, search_batch
 
     boards = bench_positions(args.positions)
     packed = np.array([int(b) for b in boards], np.uint64)
@@ -104,11 +104,11 @@ def run(args: argparse.Namespace) -> int:
         # Shallow searches are too quick to time once: search copies of the positions.
         copies = max(1, 4 ** (6 - depth) // 8)
         boards = np.tile(packed, copies)
-        stats = np.zeros(4, np.int64)
+        stats = np.zeros(N_STATS, np.int64)
         gen = np.uint32(table.next_generation(len(boards)))
         search_batch(
             boards, depth, evaluator, data, 0.0, args.prob_cut, 0.1,
-            table.keys, table.values, table.info, gen, stats,
+            *table.arrays(), gen, stats,
         )  # fmt: skip
         return stats, copies
 

@@ -98,6 +98,8 @@ class ExpectimaxAgent:
         data: its data.
         reward_weight: 0 for heuristics, 1 for afterstate values (see the search's docstring).
         name: the spec it was built from.
+        leaf_bits: log2 of the slots of the search's leaf cache (0: none; worth it for a dear
+            evaluator, see :mod:`boardai.g2048.search`).
     """
 
     def __init__(
@@ -107,6 +109,7 @@ class ExpectimaxAgent:
         data: Any = None,
         reward_weight: float = 0.0,
         name: str = "expectimax",
+        leaf_bits: int = 0,
     ) -> None:
         from boardai.g2048 import heuristic, search
 
@@ -121,7 +124,7 @@ class ExpectimaxAgent:
         assert opts.prob_cut is not None and opts.table_bits is not None
         self._depths = (opts.min_depth, opts.max_depth)
         self._prob_cut = opts.prob_cut
-        self.table = search.Table(opts.table_bits)
+        self.table = search.Table(opts.table_bits, leaf_bits)
         self.last: search.SearchResult | None = None
 
     def depth_for(self, state: Board) -> int:

@@ -135,6 +135,13 @@ class NTupleAgent:
         return action
 
 
+#: The search's leaf cache, 4,096 slots (80 KiB, within L2): about half the leaves of a search
+#: over a network repeat, and a repeat then costs a probe, not 40 scattered loads
+#: (docs/benchmarks.md, session 19: 1.3x at depth 3; larger caches gain less, for the heuristic
+#: it gains nothing).
+LEAF_BITS = 12
+
+
 @REGISTRY.register(
     "ntuple",
     NTupleOptions,
@@ -178,4 +185,6 @@ def make_ntuple(opts: NTupleOptions, seed: int | None) -> Any:
     evaluator, data = evaluate, network.data()
     if tile:
         evaluator, data = evaluate_downgraded, (data, downgrade_exponent(tile))
-    return ExpectimaxAgent(search_opts, evaluator, data, reward_weight=1.0, name=spec)
+    return ExpectimaxAgent(
+        search_opts, evaluator, data, reward_weight=1.0, name=spec, leaf_bits=LEAF_BITS
+    )
