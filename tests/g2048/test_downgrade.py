@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardai.g2048 import Board
-from boardai.g2048.downgrade import downgrade, evaluate_downgraded, unread_stages
+from boardai.g2048.downgrade import downgrade, unread_stages
 from boardai.g2048.ntuple import NTupleNetwork, evaluate, stage_mask, stage_of
 from tests.g2048.strategies import small_boards
 from tests.naive import ntuple as naive
@@ -55,14 +55,18 @@ def test_downgrade_leaves_early_boards_alone() -> None:
 
 @settings(max_examples=100, deadline=None)
 @given(small_boards(), min_exponents, st.integers(0, 2**31 - 1))
-def test_evaluate_downgraded_is_the_network_on_the_downgraded_board(
+def test_search_leaf_is_the_network_on_the_downgraded_board(
     board: Board, m: int, seed: int
 ) -> None:
+    from boardai.g2048.ntuple_play import evaluate_leaf, search_data
+
     net = NTupleNetwork.create("012,4567,37")
     net.weights[:] = np.random.default_rng(seed).normal(size=net.weights.shape)
     down = Board.from_exponents(naive.downgrade(board.exponents(), m))
-    got = evaluate_downgraded(np.uint64(board.lo), (net.data(), m))
-    assert np.isclose(got, evaluate(np.uint64(down.lo), net.data()))
+    got = evaluate_leaf(np.uint64(board.lo), search_data(net.data(), m))
+    assert got == evaluate(np.uint64(down.lo), net.data())
+    plain = evaluate_leaf(np.uint64(board.lo), search_data(net.data(), 0))
+    assert plain == evaluate(np.uint64(board.lo), net.data())
 
 
 def _stage_after_downgrade(board: Board, stages: tuple[tuple[int, ...], ...], m: int) -> int:

@@ -47,8 +47,8 @@ def _kernel_values(
     table = search.Table(12) if table is None else table
     stats = np.zeros(search.N_STATS, np.int64) if stats is None else stats
     return search.search_root(
-        np.uint64(board.lo), depth, evaluator, data, reward_weight, prob_cut, p4,
-        *table.arrays(), np.uint32(table.next_generation()), stats,
+        np.uint64(board.lo), depth, evaluator, search.evaluate_each, data, reward_weight,
+        prob_cut, p4, *table.arrays(), np.uint32(table.next_generation()), stats,
     )  # fmt: skip
 
 
@@ -149,7 +149,17 @@ def test_batch_search_matches_single_searches():
     gen = np.uint32(table.next_generation(len(packed)))
     evaluator, data = heuristic.evaluate_rows, heuristic.row_table_data()
     actions, values = search.search_batch(
-        packed, 3, evaluator, data, 0.0, 1e-4, 0.1, *table.arrays(), gen, stats
+        packed,
+        3,
+        evaluator,
+        search.evaluate_each,
+        data,
+        0.0,
+        1e-4,
+        0.1,
+        *table.arrays(),
+        gen,
+        stats,
     )
     for b, a, v in zip(boards, actions, values, strict=True):
         single = search.search(b, 3, table=search.Table(14))

@@ -24,12 +24,10 @@ True
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from boardai._jit import njit
-from boardai.g2048.ntuple import Stage, evaluate, tile_presence
+from boardai.g2048.ntuple import Stage, tile_presence
 
 _NIB = np.uint64(0xF)
 
@@ -90,14 +88,3 @@ def downgrade(board: np.uint64, min_exponent: int) -> np.uint64:
                 t -= np.uint64(1)
             out |= t << shift
         board = out
-
-
-@njit
-def evaluate_downgraded(afterstate: np.uint64, data: Any) -> float:
-    """The network's value of the downgraded afterstate: a leaf evaluation for the search.
-
-    ``data`` is ``(network_data, min_exponent)``, ``network_data`` being
-    :meth:`~boardai.g2048.ntuple.NTupleNetwork.data`.
-    """
-    network, min_exponent = data
-    return evaluate(downgrade(np.uint64(afterstate), min_exponent), network)

@@ -22,7 +22,7 @@ import numpy as np
 from boardai._jit import njit
 from boardai.g2048.downgrade import downgrade
 from boardai.g2048.kernels import move
-from boardai.g2048.ntuple import feature_board, lookup_indices
+from boardai.g2048.ntuple import evaluate, feature_board, lookup_indices
 
 
 @njit(inline="always")
@@ -34,6 +34,21 @@ def features(lo: np.uint64, hi: np.uint64, dg: np.int64) -> np.uint64:
     if dg > 0:
         fb = downgrade(fb, dg)
     return fb
+
+
+@njit(inline="always")
+def _sum_rows(weights: np.ndarray, buf: np.ndarray, n: int) -> tuple[float, float, float, float]:
+    """The four sums of the weights that rows 0..3 of ``buf`` index (``n`` lookups each), side
+    by side: each row in :func:`~boardai.g2048.ntuple.evaluate`'s order, so each sum is that
+    value bit for bit, while their loads and additions overlap."""
+    v0 = v1 = v2 = v3 = 0.0
+    r0, r1, r2, r3 = buf[0], buf[1], buf[2], buf[3]  # rows: no 2-D index arithmetic a lookup
+    for k in range(n):
+        v0 += weights[np.uint64(r0[k])]
+        v1 += weights[np.uint64(r1[k])]
+        v2 += weights[np.uint64(r2[k])]
+        v3 += weights[np.uint64(r3[k])]
+    return v0, v1, v2, v3
 
 
 @njit(inline="always")
@@ -60,14 +75,7 @@ def greedy_move_into(
         else:
             for k in range(n_lookups):
                 row[k] = 0
-    v0 = v1 = v2 = v3 = 0.0
-    r0, r1, r2, r3 = buf[0], buf[1], buf[2], buf[3]  # rows: no 2-D index arithmetic a lookup
-    for k in range(n_lookups):
-        v0 += weights[np.uint64(r0[k])]
-        v1 += weights[np.uint64(r1[k])]
-        v2 += weights[np.uint64(r2[k])]
-        v3 += weights[np.uint64(r3[k])]
-    values = (v0, v1, v2, v3)
+    values = _sum_rows(weights, buf, n_lookups)
     best_a = -1
     best_lo = lo
     best_hi = hi
@@ -91,3 +99,54 @@ def greedy_move(
     loops that move many times keep one scratch and call :func:`greedy_move_into`."""
     buf = np.empty((4, 8 * data[2].shape[0]), np.int64)
     return greedy_move_into(lo, hi, data, dg, buf)
+
+
+def search_data(network_data: Any, dg: int) -> Any:
+    """The data of :func:`evaluate_leaf` and :func:`evaluate_leaves` (the search's evaluator
+    and its batch form, :mod:`boardai.g2048.search`) for a network's
+    :meth:`~boardai.g2048.ntuple.NTupleNetwork.data`, read downgraded from tile ``2**dg`` up
+    (``dg`` 0: as it is), with the batch's scratch (one per searcher: not for threads)."""
+    scratch = np.empty((4, 8 * network_data[2].shape[0]), np.int64)
+    return network_data, np.int64(dg), scratch
+
+
+@njit
+def evaluate_leaf(after: np.uint64, data: Any) -> float:
+    """The network's value of afterstate ``after`` (:func:`search_data`'s data)."""
+    network, dg, _ = data
+    board = np.uint64(after)
+    if dg > 0:
+        board = downgrade(board, dg)
+    return evaluate(board, network)
+
+
+@njit(cache=False)  # takes a function: numba cannot cache it (see boardai.g2048.search)
+def evaluate_leaves(
+    evaluate_one: Any, outs: tuple[np.uint64, ...], need: np.int64, data: Any, vals: np.ndarray
+) -> None:
+    """:func:`evaluate_leaf` of ``outs[a]`` into ``vals[a]`` for each bit ``a`` of ``need``,
+    the same values bit for bit, as :func:`greedy_move_into` evaluates: every afterstate's
+    lookups written (their loads started) before the four sums run side by side. The search's
+    batch form (:func:`boardai.g2048.search.evaluate_each`'s contract; ``evaluate_one`` is
+    not called)."""
+    network, dg, buf = data
+    n = 8 * network[2].shape[0]
+    for a in range(4):
+        row = buf[a]
+        if (need >> a) & 1:
+            board = np.uint64(outs[a])
+            if dg > 0:
+                board = downgrade(board, dg)
+            lookup_indices(board, network, row)
+        else:
+            for k in range(n):
+                row[k] = 0
+    v0, v1, v2, v3 = _sum_rows(network[0], buf, n)
+    if need & 1:
+        vals[0] = v0
+    if need & 2:
+        vals[1] = v1
+    if need & 4:
+        vals[2] = v2
+    if need & 8:
+        vals[3] = v3

@@ -22,6 +22,16 @@ the spawn-weighted average of the max nodes below it, or ``evaluate`` at a leaf.
 no legal move is worth 0. The hand-made heuristic uses ``reward_weight=0`` (its evaluation
 already holds everything); an n-tuple afterstate value uses ``reward_weight=1``.
 
+Where the search reaches a leaf after a spawn, it evaluates the legal moves' afterstates
+together, through the evaluator's batch form::
+
+    evaluate_batch(evaluate, outs: (uint64,) * 4, need: int64, data, vals: float64[4]) -> None
+
+which writes ``vals[a]``, the value ``evaluate`` gives ``outs[a]``, for each bit ``a`` of
+``need`` (the same value bit for bit). :func:`evaluate_each` is the batch form of any
+evaluator; an evaluator that pays a memory latency per lookup (an n-tuple network) has its own,
+which starts every lookup's load before it sums any.
+
 The evaluator is a first-class argument of the compiled kernels, so numba specialises the
 search per evaluator without any change here. Numba cannot cache code specialised on a function
 argument (the cache key holds the function's identity, so every process would add a cache
@@ -193,6 +203,20 @@ class Table:
         return first
 
 
+@njit(cache=False)
+def evaluate_each(
+    evaluate: Any, outs: tuple[np.uint64, ...], need: np.int64, data: Any, vals: np.ndarray
+) -> None:
+    """The batch form of any evaluator: ``vals[a] = evaluate(outs[a], data)`` for each bit
+    ``a`` of ``need``. The search evaluates the legal moves after a spawn at a leaf through a
+    batch evaluator; one that knows its evaluation (the n-tuple network's
+    :func:`~boardai.g2048.ntuple_play.evaluate_leaves`) overlaps the four evaluations'
+    memory loads instead."""
+    for a in range(4):
+        if (need >> a) & 1:
+            vals[a] = evaluate(outs[a], data)
+
+
 @njit(cache=False, inline="always")
 def _leaf(
     after: np.uint64,
@@ -220,12 +244,58 @@ def _leaf(
     return v
 
 
+@njit(cache=False, inline="always")
+def _leaves(
+    board: np.uint64,
+    outs: tuple[np.uint64, ...],
+    evaluate: Any,
+    evaluate_batch: Any,
+    data: Any,
+    lkeys: np.ndarray,
+    lvals: np.ndarray,
+    linfo: np.ndarray,
+    gen: np.uint32,
+    lshift: np.uint64,
+    stats: np.ndarray,
+    vals: np.ndarray,
+) -> None:
+    """``vals[a]``: the value of each legal move's afterstate ``outs[a]`` of ``board`` (the
+    moves after a spawn at a leaf), from the leaf cache where it holds them, the rest evaluated
+    in one batch."""
+    cached = lkeys.shape[0] > 0
+    need = np.int64(0)
+    for a in range(4):
+        out = outs[a]
+        if out == board:
+            continue
+        stats[STAT_LEAVES] += 1
+        if cached:
+            slot = np.int64((out * _GOLDEN) >> lshift)
+            if lkeys[slot] == out and linfo[slot] == gen:
+                stats[STAT_LEAF_HITS] += 1
+                vals[a] = lvals[slot]
+                continue
+        need |= np.int64(1) << a
+    if need == 0:
+        return
+    evaluate_batch(evaluate, outs, need, data, vals)
+    if cached:
+        for a in range(4):
+            if (need >> a) & 1:
+                out = outs[a]
+                slot = np.int64((out * _GOLDEN) >> lshift)
+                lkeys[slot] = out
+                lvals[slot] = vals[a]
+                linfo[slot] = gen
+
+
 @njit(cache=False)
 def _chance(
     after: np.uint64,
     remaining: np.int64,
     cprob: float,
     evaluate: Any,
+    evaluate_batch: Any,
     data: Any,
     reward_weight: float,
     prob_cut: float,
@@ -240,8 +310,10 @@ def _chance(
     shift: np.uint64,
     lshift: np.uint64,
     stats: np.ndarray,
+    vals: np.ndarray,
 ) -> float:
-    """Value of the chance node of afterstate ``after`` with ``remaining`` max layers below."""
+    """Value of the chance node of afterstate ``after`` with ``remaining`` max layers below
+    (``vals``: scratch for four leaf values)."""
     if remaining <= 0 or cprob < prob_cut:
         return _leaf(after, evaluate, data, lkeys, lvals, linfo, gen, lshift, stats)
     n_empty = count_empty(after)
@@ -277,17 +349,20 @@ def _chance(
             found = False
             child_prob = cprob * p / n_empty
             leaf = remaining <= 1 or child_prob < prob_cut  # checked here: saves a call per leaf
+            if leaf:
+                _leaves(board, outs, evaluate, evaluate_batch, data, lkeys, lvals, linfo, gen,
+                        lshift, stats, vals)  # fmt: skip
             for a in range(4):
                 out = outs[a]
                 if out == board:
                     continue
                 if leaf:
-                    v = _leaf(out, evaluate, data, lkeys, lvals, linfo, gen, lshift, stats)
+                    v = vals[a]
                 else:
                     v = _chance(
-                        out, remaining - 1, child_prob, evaluate, data, reward_weight,
-                        prob_cut, p4, keys, values, info, lkeys, lvals, linfo, gen, shift,
-                        lshift, stats,
+                        out, remaining - 1, child_prob, evaluate, evaluate_batch, data,
+                        reward_weight, prob_cut, p4, keys, values, info, lkeys, lvals, linfo,
+                        gen, shift, lshift, stats, vals,
                     )  # fmt: skip
                 v += reward_weight * np.float64(rewards[a])
                 if not found or v > best:
@@ -306,6 +381,7 @@ def _root(
     board: np.uint64,
     depth: np.int64,
     evaluate: Any,
+    evaluate_batch: Any,
     data: Any,
     reward_weight: float,
     prob_cut: float,
@@ -325,6 +401,7 @@ def _root(
     """Write the value of each root move into ``out_values`` (``-inf`` where illegal)."""
     outs, rewards = _moves(board, transpose(board), reward_weight != 0.0)
     stats[STAT_MOVES] += 4
+    vals = np.empty(4)
     for a in range(4):
         out = outs[a]
         if out == board:
@@ -335,8 +412,8 @@ def _root(
             )
         else:
             out_values[a] = reward_weight * np.float64(rewards[a]) + _chance(
-                out, depth - 1, 1.0, evaluate, data, reward_weight, prob_cut, p4,
-                keys, values, info, lkeys, lvals, linfo, gen, shift, lshift, stats,
+                out, depth - 1, 1.0, evaluate, evaluate_batch, data, reward_weight, prob_cut,
+                p4, keys, values, info, lkeys, lvals, linfo, gen, shift, lshift, stats, vals,
             )  # fmt: skip
 
 
@@ -354,6 +431,7 @@ def search_root(
     board: np.uint64,
     depth: np.int64,
     evaluate: Any,
+    evaluate_batch: Any,
     data: Any,
     reward_weight: float,
     prob_cut: float,
@@ -369,14 +447,15 @@ def search_root(
 ) -> np.ndarray:
     """Kernel: the value of each root move (``-inf`` where illegal), searched ``depth`` layers.
 
-    ``keys`` ... ``linfo`` are a :class:`Table`'s arrays (:meth:`Table.arrays`: their lengths
-    powers of two; the leaf arrays may be empty), ``gen`` its generation; ``stats`` (int64,
-    :data:`N_STATS` slots) counts moves, leaves, chance nodes expanded, table hits and leaf
-    cache hits.
+    ``evaluate_batch`` is ``evaluate``'s batch form (:func:`evaluate_each` for any evaluator;
+    the module docstring's contract); ``keys`` ... ``linfo`` are a :class:`Table`'s arrays
+    (:meth:`Table.arrays`: their lengths powers of two; the leaf arrays may be empty),
+    ``gen`` its generation; ``stats`` (int64, :data:`N_STATS` slots) counts moves, leaves,
+    chance nodes expanded, table hits and leaf cache hits.
     """
     out_values = np.empty(4)
     _root(
-        board, depth, evaluate, data, reward_weight, prob_cut, p4,
+        board, depth, evaluate, evaluate_batch, data, reward_weight, prob_cut, p4,
         keys, values, info, lkeys, lvals, linfo, gen, _shift(keys), _shift(lkeys), stats,
         out_values,
     )  # fmt: skip
@@ -388,6 +467,7 @@ def search_batch(
     boards: np.ndarray,
     depth: np.int64,
     evaluate: Any,
+    evaluate_batch: Any,
     data: Any,
     reward_weight: float,
     prob_cut: float,
@@ -415,7 +495,7 @@ def search_batch(
     lshift = _shift(lkeys)
     for i in range(n):
         _root(
-            boards[i], depth, evaluate, data, reward_weight, prob_cut, p4,
+            boards[i], depth, evaluate, evaluate_batch, data, reward_weight, prob_cut, p4,
             keys, values, info, lkeys, lvals, linfo, gen + np.uint32(i), shift, lshift, stats, v,
         )  # fmt: skip
         for a in range(4):
@@ -451,23 +531,26 @@ def approximate_board(lo: int, hi: int) -> int:
 
 
 _DEFAULT: list[Table] = []
-#: (id(evaluator), id(data)) -> (evaluator, data, compiled entry point of search_root).
-_ENTRIES: dict[tuple[int, int], tuple[Evaluator, object, Callable[..., np.ndarray]]] = {}
+#: (id(evaluator), id(batch), id(data)) -> ((evaluator, batch, data), compiled search_root).
+_ENTRIES: dict[tuple[int, int, int], tuple[tuple[object, ...], Callable[..., np.ndarray]]] = {}
 
 
 def _root_kernel(
-    evaluator: Evaluator, data: object, args: tuple[object, ...]
+    evaluator: Evaluator, batch: object, data: object, args: tuple[object, ...]
 ) -> Callable[..., np.ndarray]:
-    """The compiled :func:`search_root` for this evaluator and data, without numba's dispatch.
+    """The compiled :func:`search_root` for this evaluator, batch form and data, without
+    numba's dispatch.
 
     Typing a function and a tuple of arrays on every call costs more than a shallow search
     (about 12 us); the entry point of the compiled overload skips it. It is looked up once per
-    (evaluator, data object); the data's types cannot change under the same object.
+    (evaluator, batch, data object); the data's types cannot change under the same object.
     """
-    key = (id(evaluator), id(data))
+    key = (id(evaluator), id(batch), id(data))
     hit = _ENTRIES.get(key)
-    if hit is not None and hit[0] is evaluator and hit[1] is data:
-        return hit[2]
+    if hit is not None and all(
+        x is y for x, y in zip(hit[0], (evaluator, batch, data), strict=True)
+    ):
+        return hit[1]
     from numba import typeof
 
     signature = tuple(typeof(a) for a in args)
@@ -475,7 +558,7 @@ def _root_kernel(
     entry = search_root.overloads[signature].entry_point
     if len(_ENTRIES) > 64:
         _ENTRIES.clear()
-    _ENTRIES[key] = (evaluator, data, entry)
+    _ENTRIES[key] = ((evaluator, batch, data), entry)
     return entry
 
 
@@ -517,6 +600,7 @@ def search(
     *,
     evaluator: Evaluator | None = None,
     data: object = None,
+    batch: Callable[..., None] | None = None,
     reward_weight: float = 0.0,
     prob_cut: float = 1e-4,
     p4: float = 0.1,
@@ -531,6 +615,8 @@ def search(
         evaluator: the ``@njit`` leaf evaluator (see the module docstring); default: the
             nneonneo row heuristic of :mod:`boardai.g2048.heuristic` with its tables as ``data``.
         data: passed to ``evaluator`` untouched.
+        batch: ``evaluator``'s batch form (the module docstring); default
+            :func:`evaluate_each`.
         reward_weight: weight of the move rewards (0 for heuristics, 1 for afterstate values).
         prob_cut: chance nodes reached with probability below this are evaluated, not expanded
             (0 disables the cut-off).
@@ -551,6 +637,8 @@ def search(
         raise ValueError("no legal move: the game is over")
     if evaluator is None:
         evaluator, data = _default_evaluator()
+    if batch is None:
+        batch = evaluate_each
     if table is None:
         table = _default_table()
     approx = np.uint64(approximate_board(board.lo, board.hi) if board.hi else board.lo)
@@ -568,10 +656,10 @@ def search(
         t0 = time.perf_counter()
         gen = np.uint32(table.next_generation())
         args = (
-            approx, d, evaluator, data, float(reward_weight), float(prob_cut), float(p4),
-            *table.arrays(), gen, stats,
+            approx, d, evaluator, batch, data, float(reward_weight), float(prob_cut),
+            float(p4), *table.arrays(), gen, stats,
         )  # fmt: skip
-        found = _root_kernel(evaluator, data, args)(*args)
+        found = _root_kernel(evaluator, batch, data, args)(*args)
         last = time.perf_counter() - t0
         reached = d
     assert found is not None

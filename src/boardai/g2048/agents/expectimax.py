@@ -100,6 +100,8 @@ class ExpectimaxAgent:
         name: the spec it was built from.
         leaf_bits: log2 of the slots of the search's leaf cache (0: none; worth it for a dear
             evaluator, see :mod:`boardai.g2048.search`).
+        batch: the evaluator's batch form (see :mod:`boardai.g2048.search`; default: one
+            evaluation after another).
     """
 
     def __init__(
@@ -110,6 +112,7 @@ class ExpectimaxAgent:
         reward_weight: float = 0.0,
         name: str = "expectimax",
         leaf_bits: int = 0,
+        batch: Any = None,
     ) -> None:
         from boardai.g2048 import heuristic, search
 
@@ -119,6 +122,7 @@ class ExpectimaxAgent:
             weights = heuristic.RowWeights(smoothness=opts.smoothness) if opts.smoothness else None
             evaluator, data = heuristic.evaluate_rows, heuristic.row_table_data(weights)
         self.evaluator, self.data, self.reward_weight = evaluator, data, reward_weight
+        self.batch = batch
         # __post_init__ filled every option the preset gives.
         assert opts.min_depth is not None and opts.max_depth is not None
         assert opts.prob_cut is not None and opts.table_bits is not None
@@ -154,6 +158,7 @@ class ExpectimaxAgent:
             self.depth_for(state),
             evaluator=self.evaluator,
             data=self.data,
+            batch=self.batch,
             reward_weight=self.reward_weight,
             prob_cut=self._prob_cut,
             p4=o.p4,

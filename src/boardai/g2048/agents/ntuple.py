@@ -171,8 +171,8 @@ def make_ntuple(opts: NTupleOptions, seed: int | None) -> Any:
     elif opts.depth == 1:
         return NTupleAgent(network, name=spec)
     from boardai.g2048.agents.expectimax import ExpectimaxAgent, ExpectimaxOptions
-    from boardai.g2048.downgrade import downgrade_exponent, evaluate_downgraded
-    from boardai.g2048.ntuple import evaluate
+    from boardai.g2048.downgrade import downgrade_exponent
+    from boardai.g2048.ntuple_play import evaluate_leaf, evaluate_leaves, search_data
 
     search_opts = ExpectimaxOptions(
         preset="fast",
@@ -182,9 +182,13 @@ def make_ntuple(opts: NTupleOptions, seed: int | None) -> Any:
         table_bits=opts.table_bits,
         p4=opts.p4,
     )
-    evaluator, data = evaluate, network.data()
-    if tile:
-        evaluator, data = evaluate_downgraded, (data, downgrade_exponent(tile))
+    data = search_data(network.data(), downgrade_exponent(tile) if tile else 0)
     return ExpectimaxAgent(
-        search_opts, evaluator, data, reward_weight=1.0, name=spec, leaf_bits=LEAF_BITS
+        search_opts,
+        evaluate_leaf,
+        data,
+        reward_weight=1.0,
+        name=spec,
+        leaf_bits=LEAF_BITS,
+        batch=evaluate_leaves,
     )
