@@ -547,10 +547,10 @@ def _root_kernel(
     """
     key = (id(evaluator), id(batch), id(data))
     hit = _ENTRIES.get(key)
-    if hit is not None and all(
-        x is y for x, y in zip(hit[0], (evaluator, batch, data), strict=True)
-    ):
-        return hit[1]
+    if hit is not None:
+        known_evaluator, known_batch, known_data = hit[0]
+        if known_evaluator is evaluator and known_batch is batch and known_data is data:
+            return hit[1]
     from numba import typeof
 
     signature = tuple(typeof(a) for a in args)
