@@ -27,7 +27,7 @@ from boardai.othello import evaluation as E
 from boardai.othello import kernels as K
 from boardai.othello import ntuple as nt
 from boardai.othello import probcut
-from boardai.othello.ntuple_eval import evaluate_ntuple
+from boardai.othello.ntuple_eval import evaluate_ntuple, search_data
 from boardai.othello.ntuple_file import load_network
 from boardai.othello.search import WIN_VALUE, Searcher
 
@@ -106,7 +106,7 @@ def main() -> None:
     evaluators: dict[str, tuple[Any, Any]] = {
         "wpc": (E.evaluate_wpc, E.wpc_data()),
         "classic": (E.evaluate_classic, E.CLASSIC_DATA),
-        "ntuple": (evaluate_ntuple, net.data()),
+        "ntuple": (evaluate_ntuple, search_data(net)),
     }
     evaluator, data = evaluators[args.eval]
     if args.values:

@@ -105,22 +105,22 @@ def test_search_needs_nothing_from_the_learned_model() -> None:
 
 def test_ntuple_evaluator_is_the_scaled_network_value() -> None:
     from boardai.othello.ntuple import NTupleNetwork
-    from boardai.othello.ntuple_eval import SCALE, evaluate_ntuple
+    from boardai.othello.ntuple_eval import SCALE, evaluate_ntuple, search_data
 
     net = NTupleNetwork.create("corner3x3,edge2x", stages=2)
     net.weights[:] = np.random.default_rng(3).normal(0, 0.1, net.weights.size)
     for p, o in _positions(5, seed=4):
-        got = evaluate_ntuple(np.uint64(p), np.uint64(o), net.data())
-        assert got == pytest.approx(SCALE * net.value(p, o))
+        got = evaluate_ntuple(np.uint64(p), np.uint64(o), search_data(net))
+        assert got == SCALE * net.value(p, o)
 
 
 def _network_evaluator() -> tuple[object, object, object]:
     from boardai.othello.ntuple import NTupleNetwork
-    from boardai.othello.ntuple_eval import SCALE, evaluate_ntuple
+    from boardai.othello.ntuple_eval import SCALE, evaluate_ntuple, search_data
 
     net = NTupleNetwork.create("corner3x3,edge2x", stages=2)
     net.weights[:] = np.random.default_rng(5).normal(0, 0.2, net.weights.size)
-    return evaluate_ntuple, net.data(), lambda p, o: SCALE * net.value(p, o)
+    return evaluate_ntuple, search_data(net), lambda p, o: SCALE * net.value(p, o)
 
 
 def _plain_negamax(p: int, o: int, depth: int, evaluate: Callable[[int, int], float]) -> float:

@@ -1,27 +1,52 @@
 """An n-tuple network as the evaluator of :mod:`boardai.othello.search`.
 
-The search takes an ``@njit`` evaluator and its data; for a network the data is its
-``(squares, offsets, weights)`` (:meth:`boardai.othello.ntuple.NTupleNetwork.data`) and the
-value is the network's (``tanh`` of the sum of its weights, in (-1, 1)) scaled by 100, the
-range of the hand-made evaluations.
+The search takes an ``@njit`` evaluator and its data; for a network the data is
+:func:`search_data`'s (its stage offsets and weights, and its images' line groups,
+:mod:`boardai.othello.ntuple_lines`), and the value is the network's (``tanh`` of the sum of its
+weights, in (-1, 1)) scaled by 100, the range of the hand-made evaluations: the same value bit
+for bit as :meth:`boardai.othello.ntuple.NTupleNetwork.value`, its indices read a line at a
+time.
 """
 
 # ruff: noqa: E741  (P, O: the mover's and the opponent's bitboards)
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from boardai._jit import njit
-from boardai.othello.ntuple import value
+from boardai.othello.ntuple import NTupleNetwork, stage_of
+from boardai.othello.ntuple_lines import line_groups, line_index, transpose
 
 #: Search units per unit of network value.
 SCALE = 100.0
 
 
+def search_data(network: NTupleNetwork) -> tuple[Any, ...]:
+    """The data :func:`evaluate_ntuple` takes for ``network``: ``(offsets, weights, start,
+    transposed, mask, table)`` (the last four: :class:`~boardai.othello.ntuple_lines.
+    LineGroups`). The weights are the network's own array, not a copy."""
+    groups = line_groups(network.squares)
+    return (network.offsets, network.weights, *groups)
+
+
 @njit
-def evaluate_ntuple(
-    P: np.uint64, O: np.uint64, data: tuple[np.ndarray, np.ndarray, np.ndarray]
-) -> float:
+def lines_raw_value(P: np.uint64, O: np.uint64, data: Any) -> float:
+    """:func:`boardai.othello.ntuple.raw_value` (the same sum, in the same order), each
+    image's index read a line at a time."""
+    offsets, weights, start, transposed, mask, table = data
+    st = stage_of(P, O, offsets.shape[0])
+    PT = transpose(P)
+    OT = transpose(O)
+    v = 0.0
+    for i in range(offsets.shape[1]):
+        idx = line_index(P, O, PT, OT, i, start, transposed, mask, table)
+        v += weights[offsets[st, i] + idx]
+    return v
+
+
+@njit
+def evaluate_ntuple(P: np.uint64, O: np.uint64, data: Any) -> float:
     """Search evaluator: ``SCALE`` times the network's value for the mover."""
-    squares, offsets, weights = data
-    return SCALE * value(P, O, squares, offsets, weights)
+    return SCALE * np.tanh(lines_raw_value(P, O, data))

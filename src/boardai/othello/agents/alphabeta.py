@@ -62,13 +62,13 @@ def _evaluator(opts: AlphaBetaOptions) -> tuple[Any, Any]:
         return E.evaluate_wpc, E.wpc_data()
     if opts.eval == "classic":
         return E.evaluate_classic, E.CLASSIC_DATA
-    from boardai.othello.ntuple_eval import evaluate_ntuple
+    from boardai.othello.ntuple_eval import evaluate_ntuple, search_data
     from boardai.othello.ntuple_file import load_network
 
     _, path = store.resolve_default(
         opts.model or "", "othello", "othello-ntuple", "boardai othello train ntuple"
     )
-    return evaluate_ntuple, load_network(path).data()
+    return evaluate_ntuple, search_data(load_network(path))
 
 
 class AlphaBetaAgent:
