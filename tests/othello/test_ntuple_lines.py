@@ -55,7 +55,7 @@ def test_any_tuples_evaluate_as_the_network(names: list[str], board: tuple[int, 
 
 
 def test_standard_images_need_few_groups() -> None:
-    """The point of it: far fewer steps than squares (86 groups for 632 squares)."""
+    """The point of it: far fewer steps than squares (116 groups for 632 squares)."""
     net = NTupleNetwork.create("standard")
     g = line_groups(net.squares)
     squares = int((net.squares >= 0).sum())

@@ -11,7 +11,7 @@ disc. A table per group maps that byte to its squares' share of the index: the s
 ``3 ** (n - 1 - k)`` over the group squares with a disc, ``k`` the square's place in the image.
 The mover's byte adds its share once, the opponent's twice (digits 1 and 2). Columns, whose
 squares share a column, are read from the transposed board, where they are rows; each image
-takes whichever board needs fewer groups. The 84 images of the ``standard`` tuples need 86
+takes whichever board needs fewer groups. The 84 images of the ``standard`` tuples need 116
 groups, against 632 squares.
 
 The tables are built by enumerating every disc pattern of each group, and the build checks that
