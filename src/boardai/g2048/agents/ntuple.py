@@ -137,8 +137,8 @@ class NTupleAgent:
 
 #: The search's leaf cache, 4,096 slots (80 KiB, within L2): about half the leaves of a search
 #: over a network repeat, and a repeat then costs a probe, not 40 scattered loads
-#: (docs/benchmarks.md, session 19: 1.3x at depth 3; larger caches gain less, for the heuristic
-#: it gains nothing).
+#: (docs/benchmarks.md, session 19: 1.36x at depth 3 alone, 1.72x with the batched leaves;
+#: larger caches gain less, and for the hand-made heuristic it gains nothing).
 LEAF_BITS = 12
 
 
