@@ -217,6 +217,15 @@ def evaluate_each(
             vals[a] = evaluate(outs[a], data)
 
 
+@njit(inline="always")
+def _leaf_slot(
+    after: np.uint64, lkeys: np.ndarray, linfo: np.ndarray, gen: np.uint32, lshift: np.uint64
+) -> tuple[np.int64, bool]:
+    """The leaf cache's slot for ``after``, and whether it holds ``after`` from this search."""
+    slot = np.int64((after * _GOLDEN) >> lshift)
+    return slot, lkeys[slot] == after and linfo[slot] == gen
+
+
 @njit(cache=False, inline="always")
 def _leaf(
     after: np.uint64,
@@ -233,8 +242,8 @@ def _leaf(
     stats[STAT_LEAVES] += 1
     if lkeys.shape[0] == 0:
         return evaluate(after, data)
-    slot = np.int64((after * _GOLDEN) >> lshift)
-    if lkeys[slot] == after and linfo[slot] == gen:
+    slot, hit = _leaf_slot(after, lkeys, linfo, gen, lshift)
+    if hit:
         stats[STAT_LEAF_HITS] += 1
         return lvals[slot]
     v = evaluate(after, data)
@@ -270,8 +279,8 @@ def _leaves(
             continue
         stats[STAT_LEAVES] += 1
         if cached:
-            slot = np.int64((out * _GOLDEN) >> lshift)
-            if lkeys[slot] == out and linfo[slot] == gen:
+            slot, hit = _leaf_slot(out, lkeys, linfo, gen, lshift)
+            if hit:
                 stats[STAT_LEAF_HITS] += 1
                 vals[a] = lvals[slot]
                 continue
@@ -283,7 +292,7 @@ def _leaves(
         for a in range(4):
             if (need >> a) & 1:
                 out = outs[a]
-                slot = np.int64((out * _GOLDEN) >> lshift)
+                slot = _leaf_slot(out, lkeys, linfo, gen, lshift)[0]
                 lkeys[slot] = out
                 lvals[slot] = vals[a]
                 linfo[slot] = gen
