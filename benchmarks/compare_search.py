@@ -25,7 +25,7 @@ import numpy as np
 
 from boardai.cli.g2048.bench_search import bench_positions
 from boardai.g2048 import heuristic
-from boardai.g2048.search import N_STATS, Table, evaluate_each, search_batch
+from boardai.g2048.search import N_STATS, Table, search_batch
 
 
 def main() -> None:
@@ -51,7 +51,7 @@ def main() -> None:
     evaluator, rows = heuristic.evaluate_rows, heuristic.row_table_data()
     gen = np.uint32(table.next_generation(2))
     search_batch(
-        packed[:2], 2, evaluator, evaluate_each, rows, 0.0, 1e-4, 0.1,
+        packed[:2], 2, evaluator, None, rows, 0.0, 1e-4, 0.1,
         *table.arrays(), gen, np.zeros(N_STATS, np.int64),
     )  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
@@ -79,7 +79,7 @@ def main() -> None:
                 gen = np.uint32(table.next_generation(len(batch)))
                 c0 = time.process_time()
                 actions, _ = search_batch(
-                    batch, depth, evaluator, evaluate_each, rows, 0.0, 1e-4, 0.1,
+                    batch, depth, evaluator, None, rows, 0.0, 1e-4, 0.1,
                     *table.arrays(), gen, stats,
                 )  # fmt: skip
                 cpu = max(time.process_time() - c0, 1e-9)

@@ -47,7 +47,7 @@ def _kernel_values(
     table = search.Table(12) if table is None else table
     stats = np.zeros(search.N_STATS, np.int64) if stats is None else stats
     return search.search_root(
-        np.uint64(board.lo), depth, evaluator, search.evaluate_each, data, reward_weight,
+        np.uint64(board.lo), depth, evaluator, None, data, reward_weight,
         prob_cut, p4, *table.arrays(), np.uint32(table.next_generation()), stats,
     )  # fmt: skip
 
@@ -152,7 +152,7 @@ def test_batch_search_matches_single_searches():
         packed,
         3,
         evaluator,
-        search.evaluate_each,
+        None,
         data,
         0.0,
         1e-4,

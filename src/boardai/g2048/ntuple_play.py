@@ -127,7 +127,7 @@ def evaluate_leaves(
     """:func:`evaluate_leaf` of ``outs[a]`` into ``vals[a]`` for each bit ``a`` of ``need``,
     the same values bit for bit, as :func:`greedy_move_into` evaluates: every afterstate's
     lookups written (their loads started) before the four sums run side by side. The search's
-    batch form (:func:`boardai.g2048.search.evaluate_each`'s contract; ``evaluate_one`` is
+    batch form (the contract in :mod:`boardai.g2048.search`; ``evaluate_one`` is
     not called)."""
     network, dg, buf = data
     n = 8 * network[2].shape[0]

@@ -28,9 +28,10 @@ together, through the evaluator's batch form::
     evaluate_batch(evaluate, outs: (uint64,) * 4, need: int64, data, vals: float64[4]) -> None
 
 which writes ``vals[a]``, the value ``evaluate`` gives ``outs[a]``, for each bit ``a`` of
-``need`` (the same value bit for bit). :func:`evaluate_each` is the batch form of any
-evaluator; an evaluator that pays a memory latency per lookup (an n-tuple network) has its own,
-which starts every lookup's load before it sums any.
+``need`` (the same value bit for bit). ``None`` instead of a batch form evaluates the leaves one
+by one (numba prunes the batch code then: a cheap evaluator such as the hand-made heuristic
+pays nothing for it); an evaluator that pays a memory latency per lookup (an n-tuple network)
+has its own, which starts every lookup's load before it sums any.
 
 The evaluator is a first-class argument of the compiled kernels, so numba specialises the
 search per evaluator without any change here. Numba cannot cache code specialised on a function
@@ -203,20 +204,6 @@ class Table:
         return first
 
 
-@njit(cache=False)
-def evaluate_each(
-    evaluate: Any, outs: tuple[np.uint64, ...], need: np.int64, data: Any, vals: np.ndarray
-) -> None:
-    """The batch form of any evaluator: ``vals[a] = evaluate(outs[a], data)`` for each bit
-    ``a`` of ``need``. The search evaluates the legal moves after a spawn at a leaf through a
-    batch evaluator; one that knows its evaluation (the n-tuple network's
-    :func:`~boardai.g2048.ntuple_play.evaluate_leaves`) overlaps the four evaluations'
-    memory loads instead."""
-    for a in range(4):
-        if (need >> a) & 1:
-            vals[a] = evaluate(outs[a], data)
-
-
 @njit(inline="always")
 def _leaf_slot(
     after: np.uint64, lkeys: np.ndarray, linfo: np.ndarray, gen: np.uint32, lshift: np.uint64
@@ -358,7 +345,7 @@ def _chance(
             found = False
             child_prob = cprob * p / n_empty
             leaf = remaining <= 1 or child_prob < prob_cut  # checked here: saves a call per leaf
-            if leaf:
+            if leaf and evaluate_batch is not None:
                 _leaves(board, outs, evaluate, evaluate_batch, data, lkeys, lvals, linfo, gen,
                         lshift, stats, vals)  # fmt: skip
             for a in range(4):
@@ -366,7 +353,13 @@ def _chance(
                 if out == board:
                     continue
                 if leaf:
-                    v = vals[a]
+                    if evaluate_batch is not None:
+                        v = vals[a]
+                    elif lkeys.shape[0] == 0:  # the plain leaf, as cheap as it can be
+                        stats[STAT_LEAVES] += 1
+                        v = evaluate(out, data)
+                    else:
+                        v = _leaf(out, evaluate, data, lkeys, lvals, linfo, gen, lshift, stats)
                 else:
                     v = _chance(
                         out, remaining - 1, child_prob, evaluate, evaluate_batch, data,
@@ -406,19 +399,19 @@ def _root(
     lshift: np.uint64,
     stats: np.ndarray,
     out_values: np.ndarray,
+    vals: np.ndarray,
 ) -> None:
-    """Write the value of each root move into ``out_values`` (``-inf`` where illegal)."""
+    """Write the value of each root move into ``out_values`` (``-inf`` where illegal; ``vals``:
+    scratch for four leaf values)."""
     outs, rewards = _moves(board, transpose(board), reward_weight != 0.0)
     stats[STAT_MOVES] += 4
-    vals = np.empty(4)
     for a in range(4):
         out = outs[a]
         if out == board:
             out_values[a] = -np.inf
         elif depth <= 1:
-            out_values[a] = reward_weight * np.float64(rewards[a]) + _leaf(
-                out, evaluate, data, lkeys, lvals, linfo, gen, lshift, stats
-            )
+            stats[STAT_LEAVES] += 1  # four leaves at most: no cache
+            out_values[a] = reward_weight * np.float64(rewards[a]) + evaluate(out, data)
         else:
             out_values[a] = reward_weight * np.float64(rewards[a]) + _chance(
                 out, depth - 1, 1.0, evaluate, evaluate_batch, data, reward_weight, prob_cut,
@@ -456,8 +449,8 @@ def search_root(
 ) -> np.ndarray:
     """Kernel: the value of each root move (``-inf`` where illegal), searched ``depth`` layers.
 
-    ``evaluate_batch`` is ``evaluate``'s batch form (:func:`evaluate_each` for any evaluator;
-    the module docstring's contract); ``keys`` ... ``linfo`` are a :class:`Table`'s arrays
+    ``evaluate_batch`` is ``evaluate``'s batch form (the module docstring's contract; None:
+    one leaf at a time); ``keys`` ... ``linfo`` are a :class:`Table`'s arrays
     (:meth:`Table.arrays`: their lengths powers of two; the leaf arrays may be empty),
     ``gen`` its generation; ``stats`` (int64, :data:`N_STATS` slots) counts moves, leaves,
     chance nodes expanded, table hits and leaf cache hits.
@@ -466,7 +459,7 @@ def search_root(
     _root(
         board, depth, evaluate, evaluate_batch, data, reward_weight, prob_cut, p4,
         keys, values, info, lkeys, lvals, linfo, gen, _shift(keys), _shift(lkeys), stats,
-        out_values,
+        out_values, np.empty(4),
     )  # fmt: skip
     return out_values
 
@@ -500,12 +493,14 @@ def search_batch(
     actions = np.full(n, -1, np.int64)
     best = np.full(n, -np.inf)
     v = np.empty(4)
+    vals = np.empty(4)
     shift = _shift(keys)
     lshift = _shift(lkeys)
     for i in range(n):
         _root(
             boards[i], depth, evaluate, evaluate_batch, data, reward_weight, prob_cut, p4,
             keys, values, info, lkeys, lvals, linfo, gen + np.uint32(i), shift, lshift, stats, v,
+            vals,
         )  # fmt: skip
         for a in range(4):
             if v[a] > best[i]:
@@ -624,8 +619,8 @@ def search(
         evaluator: the ``@njit`` leaf evaluator (see the module docstring); default: the
             nneonneo row heuristic of :mod:`boardai.g2048.heuristic` with its tables as ``data``.
         data: passed to ``evaluator`` untouched.
-        batch: ``evaluator``'s batch form (the module docstring); default
-            :func:`evaluate_each`.
+        batch: ``evaluator``'s batch form (the module docstring); None (default): one leaf at
+            a time.
         reward_weight: weight of the move rewards (0 for heuristics, 1 for afterstate values).
         prob_cut: chance nodes reached with probability below this are evaluated, not expanded
             (0 disables the cut-off).
@@ -646,8 +641,6 @@ def search(
         raise ValueError("no legal move: the game is over")
     if evaluator is None:
         evaluator, data = _default_evaluator()
-    if batch is None:
-        batch = evaluate_each
     if table is None:
         table = _default_table()
     approx = np.uint64(approximate_board(board.lo, board.hi) if board.hi else board.lo)

@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
 
     from boardai.cli._common import console, write_json
     from boardai.g2048 import heuristic
-    from boardai.g2048.search import N_STATS, evaluate_each, search, search_batch
+    from boardai.g2048.search import N_STATS, search, search_batch
     from boardai.g2048.search import Table as SearchTable
 
     boards = bench_positions(args.positions)
@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         stats = np.zeros(N_STATS, np.int64)
         gen = np.uint32(table.next_generation(len(boards)))
         search_batch(
-            boards, depth, evaluator, evaluate_each, data, 0.0, args.prob_cut, 0.1,
+            boards, depth, evaluator, None, data, 0.0, args.prob_cut, 0.1,
             *table.arrays(), gen, stats,
         )  # fmt: skip
         return stats, copies
