@@ -78,6 +78,14 @@ def test_compact(shop: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert f'sha256 = "{store.sha256_of(shop / "c.npz")}"' in out
     assert main(["models", "compact", str(shop / "models.toml"), str(shop / "d.npz")]) == 2
     assert "models.toml: not a boardai n-tuple model" in capsys.readouterr().err
+    from boardai.learn.model_file import read_meta
+
+    compact = ["models", "compact", str(shop / "full.npz"), str(shop / "s.npz"), "--step"]
+    assert main([*compact, "0.5"]) == 0 and read_meta(shop / "s.npz")["weights_step"] == 0.5
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as e:
+        main([*compact, "-1"])
+    assert e.value.code == 2 and "--step: -1.0 is not a finite number >= 0" in capsys.readouterr().err
 
 
 @pytest.fixture

@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from boardai.cli._common import nonneg_float
+
 EXAMPLES = """
 boardai models
 boardai models list --game 2048
@@ -82,16 +84,30 @@ def register(app: Any) -> None:
     p = app.command(
         "models compact",
         help="write a 2048 n-tuple network in the compact format (int16, sparse, weights only)",
-        examples="boardai models compact full.npz models/2048-ntuple.npz",
+        examples=(
+            "boardai models compact full.npz models/2048-ntuple.npz\n"
+            "boardai models compact full.npz small.npz --step 4"
+        ),
         description=(
             "Write the compact form of a 2048 n-tuple network (boardai 2048 train ntuple): each\n"
             "block of 4,096 weights as int16 times its own scale, stored sparse, with the\n"
             "metadata and no training state (TC accumulators and restart pools, which\n"
-            "resuming then starts afresh). It prints the size and sha256 for the manifest."
+            "resuming then starts afresh). It prints the size and sha256 for the manifest.\n"
+            "--step rounds the weights coarser, to multiples of it, for a smaller file:\n"
+            "measure the result on the card's games before shipping it\n"
+            "(docs/tour/models.md)."
         ),
     )
     p.add_argument("src", help="the full-precision model file")
     p.add_argument("out", help="the compact file to write")
+    p.add_argument(
+        "--step",
+        type=nonneg_float,
+        default=0.0,
+        help="round every weight to a multiple of this (in the network's value units: 2048 "
+        "score) where that is coarser than its block's own scale (default 0: each block's "
+        "largest weight / 32767)",
+    )
     p.set_defaults(func=run_compact)
 
 
@@ -280,7 +296,8 @@ def run_compact(args: argparse.Namespace) -> int:
     from boardai.learn.store import sha256_of
 
     out = console()
-    _, change = compact_model(args.src, args.out, _network_type(read_meta(args.src)["game"]))
+    network_type = _network_type(read_meta(args.src)["game"])
+    _, change = compact_model(args.src, args.out, network_type, step=args.step)
     size, before = os.path.getsize(args.out), os.path.getsize(args.src)
     out.print(
         f"wrote {args.out}: {_mb(size)} ({_mb(before)} at full precision), "

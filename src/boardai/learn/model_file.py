@@ -96,20 +96,29 @@ def save_model(
     meta: dict[str, Any] | None = None,
     extra: dict[str, np.ndarray] | None = None,
     precision: str = "float32",
+    step: float = 0.0,
 ) -> None:
     """Write ``network`` (+ ``meta`` JSON and ``extra`` arrays) to ``path`` atomically.
 
-    ``precision="int16"`` writes the compact format (version 2); float32 writes version 1.
+    ``precision="int16"`` writes the compact format (version 2), with weights rounded to
+    multiples of ``step`` where that is coarser than a block's own scale (see
+    :func:`_quantise`); float32 writes version 1.
     """
     if precision not in PRECISIONS:
         raise UsageError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
+    if not (np.isfinite(step) and step >= 0):
+        raise UsageError(f"the step must be a number >= 0, got {step!r}")
+    if step and precision != "int16":
+        raise UsageError("a step rounds compact (int16) weights only")
     record = dict(meta or {})
-    for key in ("weights_encoding", "weights_block"):
+    for key in ("weights_encoding", "weights_block", "weights_step"):
         record.pop(key, None)
     weights: dict[str, np.ndarray] = {"weights": network.weights}
     if precision == "int16":
-        weights = _quantise(network.weights)
+        weights = _quantise(network.weights, step)
         record.update(weights_encoding="int16-sparse", weights_block=BLOCK)
+        if step:
+            record.update(weights_step=float(step))
     record.update(
         format=FORMAT,
         format_version=2 if precision == "int16" else 1,
@@ -126,10 +135,15 @@ def save_model(
         np.savez_compressed(f, meta=meta_bytes, **arrays)
 
 
-def _quantise(weights: np.ndarray) -> dict[str, np.ndarray]:
+def _quantise(weights: np.ndarray, step: float = 0.0) -> dict[str, np.ndarray]:
     """The compact arrays: ``weights_scales`` (one per block of :data:`BLOCK` weights: the
-    block's largest absolute weight / 32767), ``weights_mask`` (a bitmap of the weights that are
-    not zero as int16) and ``weights_values`` (those int16 weights, in order)."""
+    block's largest absolute weight / 32767, or ``step`` where that is larger),
+    ``weights_mask`` (a bitmap of the weights that are not zero as int16) and
+    ``weights_values`` (those int16 weights, in order).
+
+    A weight moves by at most half its block's scale. With a ``step``, most blocks share that
+    one scale: their weights are multiples of it, fewer of them differ from zero, and their
+    values repeat more, so the file is smaller (docs/tour/models.md has sizes and strengths)."""
     if not np.isfinite(weights).all():
         raise UsageError("the network has weights that are not finite numbers")
     n = weights.size
@@ -141,7 +155,7 @@ def _quantise(weights: np.ndarray) -> dict[str, np.ndarray]:
         blocks = np.zeros((k, BLOCK), np.float32)
         blocks.reshape(-1)[: part.size] = part
         top = np.abs(blocks).max(axis=1)
-        scale = np.where(top > 0, top / _I16_TOP, 1.0).astype(np.float32)
+        scale = np.where(top > 0, np.maximum(top / _I16_TOP, step), 1.0).astype(np.float32)
         q[start : start + part.size] = np.rint(blocks / scale[:, None]).reshape(-1)[: part.size]
         scales[start // BLOCK : start // BLOCK + k] = scale
     nonzero = q != 0
@@ -153,11 +167,14 @@ def _quantise(weights: np.ndarray) -> dict[str, np.ndarray]:
 
 
 def compact_model(
-    src: str | os.PathLike[str], dst: str | os.PathLike[str], network_type: type[Network]
+    src: str | os.PathLike[str],
+    dst: str | os.PathLike[str],
+    network_type: type[Network],
+    step: float = 0.0,
 ) -> tuple[dict[str, Any], float]:
     """Write the compact form of model ``src`` (a ``network_type`` network) to ``dst``: int16
-    weights, the metadata (training options, episodes), no training state (TC accumulators,
-    restart pools).
+    weights (multiples of ``step`` where that is coarser than a block's own scale), the
+    metadata (training options, episodes), no training state (TC accumulators, restart pools).
 
     Returns:
         the metadata written, and the largest absolute change of a weight.
@@ -173,7 +190,7 @@ def compact_model(
         "note": "training state (TC accumulators, restart pools) is not kept; "
         "resuming starts it afresh",
     }
-    save_model(dst, network, meta, precision="int16")
+    save_model(dst, network, meta, precision="int16", step=step)
     back, written, _ = load_model(dst, network_type)
     change = 0.0
     for start in range(0, full.size, _CHUNK):
