@@ -92,6 +92,10 @@ def test_compact_round_trip(tmp_path) -> None:
     _, err = compact_model(full, tmp_path / "c.npz", NTupleNetwork)
     net, meta2, extra = load_model(tmp_path / "c.npz", NTupleNetwork)
     assert meta2["format_version"] == 2 and meta2["weights_encoding"] == "int16-sparse"
+    with zipfile.ZipFile(tmp_path / "c.npz") as z:  # shipped once: LZMA, smaller than deflate
+        assert {i.compress_type for i in z.infolist()} == {zipfile.ZIP_LZMA}
+    with zipfile.ZipFile(full) as z:  # checkpoints: deflate, faster
+        assert {i.compress_type for i in z.infolist()} == {zipfile.ZIP_DEFLATED}
     assert meta2["episodes"] == 30 and meta2["compacted"]["dropped"] == ["pool", "pool_state"]
     assert extra == {} and net.stages == trainer.network.stages
     w = trainer.network.weights

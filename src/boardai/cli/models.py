@@ -300,7 +300,7 @@ def run_compact(args: argparse.Namespace) -> int:
     _, change = compact_model(args.src, args.out, network_type, step=args.step)
     size, before = os.path.getsize(args.out), os.path.getsize(args.src)
     out.print(
-        f"wrote {args.out}: {_mb(size)} ({_mb(before)} at full precision), "
+        f"wrote {args.out}: {_mb(size)} ({args.src}: {_mb(before)}), "
         f"largest weight change {change:.3g}",
         soft_wrap=True,
     )

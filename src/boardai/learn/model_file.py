@@ -132,7 +132,19 @@ def save_model(
     arrays.update(weights)
     meta_bytes = np.frombuffer(json.dumps(record).encode("utf-8"), np.uint8)
     with atomic_write(path, "wb") as f:
-        np.savez_compressed(f, meta=meta_bytes, **arrays)
+        if precision == "int16":  # written once, shipped: the smaller LZMA, not deflate
+            _savez(f, zipfile.ZIP_LZMA, meta=meta_bytes, **arrays)
+        else:  # checkpoints, written every few minutes: deflate's speed
+            np.savez_compressed(f, meta=meta_bytes, **arrays)
+
+
+def _savez(f: Any, compression: int, **arrays: Any) -> None:
+    """``np.savez_compressed`` with another of zipfile's compressions: ``np.load`` (any
+    version) reads the members as it reads deflate's."""
+    with zipfile.ZipFile(f, "w", compression=compression) as z:
+        for name, value in arrays.items():
+            with z.open(f"{name}.npy", "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, np.asanyarray(value), allow_pickle=False)
 
 
 def _quantise(weights: np.ndarray, step: float = 0.0) -> dict[str, np.ndarray]:
