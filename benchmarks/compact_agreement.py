@@ -43,13 +43,17 @@ def _play(data: Any, dg: np.int64, games: int, state: np.uint64) -> tuple[np.nda
             k = np.int64(bits & np.uint64(15))
             while not (empty >> k) & 1:
                 k = (k + 1) % 16
-            lo = kernels.spawn_cell(alo, ahi, k, 2 if (bits >> np.uint64(32)) % np.uint64(10) == 0 else 1)
+            lo = kernels.spawn_cell(
+                alo, ahi, k, 2 if (bits >> np.uint64(32)) % np.uint64(10) == 0 else 1
+            )
             hi = ahi
     return np.array(los), np.array(his)
 
 
 @njit
-def _choose(los: np.ndarray, his: np.ndarray, data: Any, dg: np.int64) -> tuple[np.ndarray, np.ndarray]:
+def _choose(
+    los: np.ndarray, his: np.ndarray, data: Any, dg: np.int64
+) -> tuple[np.ndarray, np.ndarray]:
     buf = np.empty((4, 8 * data[2].shape[0]), np.int64)
     acts = np.empty(los.size, np.int64)
     qs = np.empty(los.size, np.float64)

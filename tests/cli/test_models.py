@@ -85,7 +85,9 @@ def test_compact(shop: Path, capsys: pytest.CaptureFixture[str]) -> None:
     capsys.readouterr()
     with pytest.raises(SystemExit) as e:
         main([*compact, "-1"])
-    assert e.value.code == 2 and "--step: -1.0 is not a finite number >= 0" in capsys.readouterr().err
+    assert (
+        e.value.code == 2 and "--step: -1.0 is not a finite number >= 0" in capsys.readouterr().err
+    )
 
 
 @pytest.fixture
