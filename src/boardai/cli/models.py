@@ -297,7 +297,8 @@ def run_compact(args: argparse.Namespace) -> int:
 
     out = console()
     network_type = _network_type(read_meta(args.src)["game"])
-    _, change = compact_model(args.src, args.out, network_type, step=args.step)
+    with console(stderr=True).status(f"compacting {args.src} (LZMA: a minute for a 5x6 network)"):
+        _, change = compact_model(args.src, args.out, network_type, step=args.step)
     size, before = os.path.getsize(args.out), os.path.getsize(args.src)
     out.print(
         f"wrote {args.out}: {_mb(size)} ({args.src}: {_mb(before)}), "
