@@ -80,14 +80,13 @@ def test_compact(shop: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "models.toml: not a boardai n-tuple model" in capsys.readouterr().err
     from boardai.learn.model_file import read_meta
 
-    compact = ["models", "compact", str(shop / "full.npz"), str(shop / "s.npz"), "--step"]
-    assert main([*compact, "0.5"]) == 0 and read_meta(shop / "s.npz")["weights_step"] == 0.5
+    compact = ["models", "compact", str(shop / "full.npz"), str(shop / "s.npz"), "--bits"]
+    assert main([*compact, "13"]) == 0 and read_meta(shop / "s.npz")["weights_bits"] == 13
     capsys.readouterr()
-    with pytest.raises(SystemExit) as e:
-        main([*compact, "-1"])
-    assert (
-        e.value.code == 2 and "--step: -1.0 is not a finite number >= 0" in capsys.readouterr().err
-    )
+    for bad, why in (("17", "17 is not in 2..16"), ("x", "'x' is not an integer")):
+        with pytest.raises(SystemExit) as e:
+            main([*compact, bad])
+        assert e.value.code == 2 and f"--bits: {why}" in capsys.readouterr().err
 
 
 @pytest.fixture

@@ -130,47 +130,48 @@ def test_compact_error_is_half_a_step_per_block(tmp_path) -> None:
 
 @settings(max_examples=25, deadline=None)
 @given(
-    step=st.sampled_from([0.0, 0.5, 2.0, 8.0, 1e6]),
+    bits=st.sampled_from([2, 8, 12, 13, 16]),
     scale=st.sampled_from([1e-3, 1.0, 1e3, 1e5]),
     seed=st.integers(0, 2**32 - 1),
 )
-def test_compact_step(tmp_path_factory, step: float, scale: float, seed: int) -> None:
-    """With a step, each weight becomes the nearest multiple of max(step, its block's own
-    scale): checked against that rule written out weight by weight on a few blocks."""
+def test_compact_bits(tmp_path_factory, bits: int, scale: float, seed: int) -> None:
+    """With ``bits``, each weight becomes the nearest multiple of its block's largest weight /
+    (2^(bits-1) - 1): checked against that rule written out weight by weight on a few blocks."""
     from boardai.learn.model_file import BLOCK
 
     net = NTupleNetwork.create("0123,45")  # 65,536 + 256 weights: 17 blocks, the last short
     rng = np.random.default_rng(seed)
     hit = rng.choice(net.weights.size, 3_000, replace=False)
     net.weights[hit] = (rng.standard_normal(hit.size) * scale).astype(np.float32)
-    path = tmp_path_factory.mktemp("step") / "c.npz"
-    save_model(path, net, {}, precision="int16", step=step)
+    path = tmp_path_factory.mktemp("bits") / "c.npz"
+    save_model(path, net, {}, precision="int16", bits=bits)
     back = load_model(path, NTupleNetwork)[0].weights
-    assert read_meta(path).get("weights_step", 0.0) == step
+    assert read_meta(path).get("weights_bits", 16) == bits
     w = net.weights
     for b in (0, 7, w.size // BLOCK):
         block = w[b * BLOCK : (b + 1) * BLOCK]
         top = float(np.abs(block).max())
-        s = np.float32(max(np.float32(top / 32767), step)) if top else np.float32(1.0)
+        s = np.float32(top / (2 ** (bits - 1) - 1)) if top else np.float32(1.0)
         expect = [float(np.float32(np.rint(x / s)) * s) for x in block]
         assert back[b * BLOCK : (b + 1) * BLOCK].tolist() == expect
 
 
-def test_compact_step_smaller(tmp_path) -> None:
+def test_compact_fewer_bits_smaller(tmp_path) -> None:
     net = NTupleNetwork.create("012345")
     rng = np.random.default_rng(1)
     hit = rng.choice(net.weights.size, 100_000, replace=False)
     net.weights[hit] = (rng.standard_normal(hit.size) * 1000).astype(np.float32)
     save_model(tmp_path / "a.npz", net, {}, precision="int16")
-    save_model(tmp_path / "b.npz", net, {}, precision="int16", step=4.0)
+    save_model(tmp_path / "b.npz", net, {}, precision="int16", bits=12)
     b = load_model(tmp_path / "b.npz", NTupleNetwork)[0].weights
-    assert float(np.abs(b - net.weights).max()) <= 2.0
+    top = float(np.abs(net.weights).max())
+    assert float(np.abs(b - net.weights).max()) <= top / 2047 / 2 * (1 + 1e-6)
     assert (tmp_path / "b.npz").stat().st_size < 0.9 * (tmp_path / "a.npz").stat().st_size
-    for bad in (-1.0, float("nan"), float("inf")):
-        with pytest.raises(UsageError, match="step"):
-            save_model(tmp_path / "x.npz", net, {}, precision="int16", step=bad)
-    with pytest.raises(UsageError, match="step"):
-        save_model(tmp_path / "x.npz", net, {}, step=4.0)
+    for bad in (1, 17, 12.5):
+        with pytest.raises(UsageError, match="bits"):
+            save_model(tmp_path / "x.npz", net, {}, precision="int16", bits=bad)  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match="bits"):
+        save_model(tmp_path / "x.npz", net, {}, bits=12)
 
 
 def test_compact_damaged(tmp_path) -> None:

@@ -56,17 +56,6 @@ def probability(text: str) -> float:
     return value
 
 
-def nonneg_float(text: str) -> float:
-    """argparse type: a finite float >= 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0.0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError(f"{value} is not a finite number >= 0")
-    return value
-
-
 def default_workers() -> int:
     """All the cores this process may use."""
     try:

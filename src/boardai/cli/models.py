@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from boardai.cli._common import nonneg_float
+from boardai.cli._common import positive_int
 
 EXAMPLES = """
 boardai models
@@ -86,27 +86,25 @@ def register(app: Any) -> None:
         help="write a 2048 n-tuple network in the compact format (int16, sparse, weights only)",
         examples=(
             "boardai models compact full.npz models/2048-ntuple.npz\n"
-            "boardai models compact full.npz small.npz --step 4"
+            "boardai models compact full.npz models/2048-ntuple.npz --bits 13"
         ),
         description=(
             "Write the compact form of a 2048 n-tuple network (boardai 2048 train ntuple): each\n"
             "block of 4,096 weights as int16 times its own scale, stored sparse, with the\n"
             "metadata and no training state (TC accumulators and restart pools, which\n"
             "resuming then starts afresh). It prints the size and sha256 for the manifest.\n"
-            "--step rounds the weights coarser, to multiples of it, for a smaller file:\n"
-            "measure the result on the card's games before shipping it\n"
-            "(docs/tour/models.md)."
+            "--bits below 16 rounds the weights coarser for a smaller file: measure the\n"
+            "result on the card's games before shipping it (docs/tour/models.md)."
         ),
     )
     p.add_argument("src", help="the full-precision model file")
     p.add_argument("out", help="the compact file to write")
     p.add_argument(
-        "--step",
-        type=nonneg_float,
-        default=0.0,
-        help="round every weight to a multiple of this (in the network's value units: 2048 "
-        "score) where that is coarser than its block's own scale (default 0: each block's "
-        "largest weight / 32767)",
+        "--bits",
+        type=_bits,
+        default=16,
+        help="bits a weight: each block's weights become multiples of its largest / "
+        "(2^(bits-1) - 1) (default 16: / 32767; the shipped 2048 network has 13)",
     )
     p.set_defaults(func=run_compact)
 
@@ -288,6 +286,16 @@ def _network_type(game: str) -> Any:
     return NTupleNetwork
 
 
+def _bits(text: str) -> int:
+    """argparse type: bits a compact weight, MIN_BITS..16."""
+    from boardai.learn.model_file import MIN_BITS
+
+    value = positive_int(text)
+    if not MIN_BITS <= value <= 16:
+        raise argparse.ArgumentTypeError(f"{value} is not in {MIN_BITS}..16")
+    return value
+
+
 def run_compact(args: argparse.Namespace) -> int:
     import os
 
@@ -298,7 +306,7 @@ def run_compact(args: argparse.Namespace) -> int:
     out = console()
     network_type = _network_type(read_meta(args.src)["game"])
     with console(stderr=True).status(f"compacting {args.src} (LZMA: a minute for a 5x6 network)"):
-        _, change = compact_model(args.src, args.out, network_type, step=args.step)
+        _, change = compact_model(args.src, args.out, network_type, bits=args.bits)
     size, before = os.path.getsize(args.out), os.path.getsize(args.src)
     out.print(
         f"wrote {args.out}: {_mb(size)} ({args.src}: {_mb(before)}), "

@@ -15,10 +15,10 @@ weight / 32767, so a weight moves by at most half a step), stored sparse: a bitm
 non-zero weights and their values, compressed with LZMA (deflate for the full files, which
 training rewrites every few minutes). That is under half of full precision's size, and it plays
 the same move but for one in 4,000 (docs/tour/models.md has the measurement; a scale per table
-changed twice as many moves, float16 ten times as many). A ``step`` rounds the weights to its
-multiples instead, where that is coarser than a block's scale: a smaller file in the same
-format (the shipped 2048 network: step 4, no strength lost in 20,000 games). Loading gives
-float32 weights either way, so a compact file plays and resumes training like any other.
+changed twice as many moves, float16 ten times as many). Fewer ``bits`` a weight (the largest
+weight / 4095 for 13) make a smaller file in the same format: the shipped 2048 network has 13,
+and lost no strength in 20,000 games. Loading gives float32 weights either way, so a compact
+file plays and resumes training like any other.
 
 Older files stay readable: a ``boardai-ntuple`` file that names no game is a 2048 network
 (the format was 2048's alone then), and Othello networks had a format of their own,
@@ -57,7 +57,8 @@ FORMAT_VERSION = 2
 PRECISIONS = ("float32", "int16")
 #: Weights per scale in the compact format.
 BLOCK = 4096
-_I16_TOP = 32767
+#: The fewest bits a compact weight may have.
+MIN_BITS = 2
 _CHUNK = 1 << 22  # weights per step of compacting and loading (a multiple of BLOCK and 8)
 #: The game of a ``boardai-ntuple`` file that names none (written before the format served
 #: two games).
@@ -99,29 +100,29 @@ def save_model(
     meta: dict[str, Any] | None = None,
     extra: dict[str, np.ndarray] | None = None,
     precision: str = "float32",
-    step: float = 0.0,
+    bits: int = 16,
 ) -> None:
     """Write ``network`` (+ ``meta`` JSON and ``extra`` arrays) to ``path`` atomically.
 
-    ``precision="int16"`` writes the compact format (version 2), with weights rounded to
-    multiples of ``step`` where that is coarser than a block's own scale (see
-    :func:`_quantise`); float32 writes version 1.
+    ``precision="int16"`` writes the compact format (version 2), each weight one of the
+    ``2**bits - 1`` multiples of its block's scale (see :func:`_quantise`); float32 writes
+    version 1.
     """
     if precision not in PRECISIONS:
         raise UsageError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
-    if not (np.isfinite(step) and step >= 0):
-        raise UsageError(f"the step must be a number >= 0, got {step!r}")
-    if step and precision != "int16":
-        raise UsageError("a step rounds compact (int16) weights only")
+    if not (isinstance(bits, int) and MIN_BITS <= bits <= 16):
+        raise UsageError(f"bits must be an integer {MIN_BITS}..16, got {bits!r}")
+    if bits != 16 and precision != "int16":
+        raise UsageError("bits set the precision of compact (int16) weights only")
     record = dict(meta or {})
-    for key in ("weights_encoding", "weights_block", "weights_step"):
+    for key in ("weights_encoding", "weights_block", "weights_bits"):
         record.pop(key, None)
     weights: dict[str, np.ndarray] = {"weights": network.weights}
     if precision == "int16":
-        weights = _quantise(network.weights, step)
+        weights = _quantise(network.weights, bits)
         record.update(weights_encoding="int16-sparse", weights_block=BLOCK)
-        if step:
-            record.update(weights_step=float(step))
+        if bits != 16:
+            record.update(weights_bits=bits)
     record.update(
         format=FORMAT,
         format_version=2 if precision == "int16" else 1,
@@ -150,15 +151,16 @@ def _savez(f: Any, compression: int, **arrays: Any) -> None:
                 np.lib.format.write_array(member, np.asanyarray(value), allow_pickle=False)
 
 
-def _quantise(weights: np.ndarray, step: float = 0.0) -> dict[str, np.ndarray]:
+def _quantise(weights: np.ndarray, bits: int = 16) -> dict[str, np.ndarray]:
     """The compact arrays: ``weights_scales`` (one per block of :data:`BLOCK` weights: the
-    block's largest absolute weight / 32767, or ``step`` where that is larger),
+    block's largest absolute weight / (2**(bits-1) - 1), 32767 for 16 bits),
     ``weights_mask`` (a bitmap of the weights that are not zero as int16) and
     ``weights_values`` (those int16 weights, in order).
 
-    A weight moves by at most half its block's scale. With a ``step``, most blocks share that
-    one scale: their weights are multiples of it, fewer of them differ from zero, and their
-    values repeat more, so the file is smaller (docs/tour/models.md has sizes and strengths)."""
+    A weight moves by at most half its block's scale. Fewer ``bits`` make fewer distinct
+    values, which compress better: a smaller file in the same format (docs/tour/models.md has
+    sizes and strengths)."""
+    top_value = 2 ** (bits - 1) - 1
     if not np.isfinite(weights).all():
         raise UsageError("the network has weights that are not finite numbers")
     n = weights.size
@@ -170,7 +172,7 @@ def _quantise(weights: np.ndarray, step: float = 0.0) -> dict[str, np.ndarray]:
         blocks = np.zeros((k, BLOCK), np.float32)
         blocks.reshape(-1)[: part.size] = part
         top = np.abs(blocks).max(axis=1)
-        scale = np.where(top > 0, np.maximum(top / _I16_TOP, step), 1.0).astype(np.float32)
+        scale = np.where(top > 0, top / top_value, 1.0).astype(np.float32)
         q[start : start + part.size] = np.rint(blocks / scale[:, None]).reshape(-1)[: part.size]
         scales[start // BLOCK : start // BLOCK + k] = scale
     nonzero = q != 0
@@ -185,11 +187,11 @@ def compact_model(
     src: str | os.PathLike[str],
     dst: str | os.PathLike[str],
     network_type: type[Network],
-    step: float = 0.0,
+    bits: int = 16,
 ) -> tuple[dict[str, Any], float]:
     """Write the compact form of model ``src`` (a ``network_type`` network) to ``dst``: int16
-    weights (multiples of ``step`` where that is coarser than a block's own scale), the
-    metadata (training options, episodes), no training state (TC accumulators, restart pools).
+    weights of ``bits`` bits, the metadata (training options, episodes), no training state
+    (TC accumulators, restart pools).
 
     Returns:
         the metadata written, and the largest absolute change of a weight.
@@ -205,7 +207,7 @@ def compact_model(
         "note": "training state (TC accumulators, restart pools) is not kept; "
         "resuming starts it afresh",
     }
-    save_model(dst, network, meta, precision="int16", step=step)
+    save_model(dst, network, meta, precision="int16", bits=bits)
     back, written, _ = load_model(dst, network_type)
     change = 0.0
     for start in range(0, full.size, _CHUNK):
