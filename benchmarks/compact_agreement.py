@@ -20,6 +20,7 @@ from boardai.g2048 import kernels
 from boardai.g2048.downgrade import downgrade_exponent
 from boardai.g2048.ntuple import NTupleNetwork
 from boardai.g2048.ntuple_play import greedy_move_into
+from boardai.g2048.train.episodes import _spawn_exact
 from boardai.learn.model_file import load_model
 from boardai.rng import splitmix64
 
@@ -39,14 +40,7 @@ def _play(data: Any, dg: np.int64, games: int, state: np.uint64) -> tuple[np.nda
             los.append(lo)
             his.append(hi)
             state, bits = splitmix64(state)
-            empty = kernels.empty_mask(alo, ahi)
-            k = np.int64(bits & np.uint64(15))
-            while not (empty >> k) & 1:
-                k = (k + 1) % 16
-            lo = kernels.spawn_cell(
-                alo, ahi, k, 2 if (bits >> np.uint64(32)) % np.uint64(10) == 0 else 1
-            )
-            hi = ahi
+            lo, hi = _spawn_exact(alo, ahi, bits, 0.1), ahi
     return np.array(los), np.array(his)
 
 

@@ -355,7 +355,8 @@ def _chance(
                 if leaf:
                     if evaluate_batch is not None:
                         v = vals[a]
-                    elif lkeys.shape[0] == 0:  # the plain leaf, as cheap as it can be
+                    elif lkeys.shape[0] == 0:  # the plain leaf: _leaf's first case, but
+                        # written here (bench search: _leaf in its place is 2.5-3x slower)
                         stats[STAT_LEAVES] += 1
                         v = evaluate(out, data)
                     else:
