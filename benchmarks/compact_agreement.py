@@ -20,7 +20,6 @@ from boardai.g2048 import kernels
 from boardai.g2048.downgrade import downgrade_exponent
 from boardai.g2048.ntuple import NTupleNetwork
 from boardai.g2048.ntuple_play import greedy_move_into
-from boardai.g2048.train.episodes import _spawn_exact
 from boardai.learn.model_file import load_model
 from boardai.rng import splitmix64
 
@@ -40,7 +39,7 @@ def _play(data: Any, dg: np.int64, games: int, state: np.uint64) -> tuple[np.nda
             los.append(lo)
             his.append(hi)
             state, bits = splitmix64(state)
-            lo, hi = _spawn_exact(alo, ahi, bits, 0.1), ahi
+            lo, hi = kernels.spawn_wide(alo, ahi, bits, 0.1), ahi
     return np.array(los), np.array(his)
 
 

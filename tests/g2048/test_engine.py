@@ -161,6 +161,17 @@ def test_random_game_scores_are_the_sum_of_merges() -> None:
     assert merges == 0  # slides keep the tile sum: it only grows by spawns
 
 
+@given(boards(), st.integers(0, 2**64 - 1), st.sampled_from([0.0, 0.1, 0.5, 1.0]))
+def test_spawn_matches_reference(board: Board, bits: int, p4: float) -> None:
+    """Both spawn kernels put the tile the slow reference puts; ``spawn`` (one word) on the
+    boards with no tile above 32768, ``spawn_wide`` on every board (a 65536 cell is taken)."""
+    expected = naive.spawn(board.to_grid(), bits, p4)
+    lo = K.spawn_wide(np.uint64(board.lo), np.uint64(board.hi), np.uint64(bits), p4)
+    assert Board._make(int(lo), board.hi).to_grid() == expected
+    if board.hi == 0:
+        assert int(K.spawn(np.uint64(board.lo), np.uint64(bits), p4)) == int(lo)
+
+
 def test_spawn_kernel_is_uniform_with_a_9_to_1_split() -> None:
     b = np.uint64(int(Board.from_grid([[2, 0, 4, 0], [0, 8, 0, 0], [0, 0, 0, 16], [32, 0, 0, 0]])))
     state = np.uint64(77)

@@ -62,3 +62,16 @@ def transpose(grid: Grid) -> Grid:
 def mirror(grid: Grid) -> Grid:
     """Left-right mirror."""
     return [row[::-1] for row in grid]
+
+
+def spawn(grid: Grid, bits: int, p4: float) -> Grid:
+    """The grid after the spawn that 64 random ``bits`` make: the k-th of the n empty cells in
+    row-major order, k = (bits >> 32) * n >> 32, gets a 4 if the low 32 bits are below
+    p4 * 2**32, else a 2; a full grid stays as it is."""
+    empties = empty_cells(grid)
+    if not empties:
+        return grid
+    cell = empties[((bits >> 32) * len(empties)) >> 32]
+    out = [row[:] for row in grid]
+    out[cell // 4][cell % 4] = 4 if (bits & 0xFFFF_FFFF) < p4 * 2**32 else 2
+    return out

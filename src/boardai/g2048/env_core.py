@@ -8,7 +8,6 @@ as one float64 array (:func:`make_config`), so one compiled signature serves eve
 from __future__ import annotations
 
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from boardai._jit import njit
 from boardai.g2048 import kernels as K
@@ -52,64 +51,20 @@ _ROWS_012 = np.uint64(0x0000_1111_1111_1111)  # cells with a neighbour below
 
 
 @njit
-def _nonzero(b: np.uint64) -> np.uint64:
-    """Bit 4i set where nibble i of ``b`` is not zero."""
-    x = b | (b >> np.uint64(1))
-    return (x | (x >> np.uint64(2))) & _LOW
-
-
-@njit
 def _legal_bits(b: np.uint64) -> tuple[bool, bool, bool, bool]:
     """(up, right, down, left) legal on a board with ``hi == 0``, branch-free: a move is legal
     when a tile has an empty cell on that side or two neighbours along it are equal (cell i's
     right neighbour is nibble i + 1, the one below it nibble i + 4; left and up go towards
     nibble 0, as :data:`boardai.g2048.kernels.LEFT_TABLE` does)."""
-    nz = _nonzero(b)
+    nz = K.nonzero_nibbles(b)
     empty = ~nz & _LOW
-    h_pair = ~_nonzero(b ^ (b >> np.uint64(4))) & nz & _COLS_012
-    v_pair = ~_nonzero(b ^ (b >> np.uint64(16))) & nz & _ROWS_012
+    h_pair = ~K.nonzero_nibbles(b ^ (b >> np.uint64(4))) & nz & _COLS_012
+    v_pair = ~K.nonzero_nibbles(b ^ (b >> np.uint64(16))) & nz & _ROWS_012
     left = ((empty & (nz >> np.uint64(4)) & _COLS_012) | h_pair) != 0
     right = ((nz & (empty >> np.uint64(4)) & _COLS_012) | h_pair) != 0
     up = ((empty & (nz >> np.uint64(16)) & _ROWS_012) | v_pair) != 0
     down = ((nz & (empty >> np.uint64(16)) & _ROWS_012) | v_pair) != 0
     return up, right, down, left
-
-
-@njit
-def _spawn_fast(b: np.uint64, bits: np.uint64, p4: float) -> np.uint64:
-    """:func:`boardai.g2048.kernels.spawn` (same cell, same tile) without its loop over the
-    16 cells: drop the k lowest empty-cell bits, then the lowest one left is the cell."""
-    empty = ~_nonzero(b) & _LOW
-    if empty == 0:
-        return b
-    # popcount of the nibble flags; 16 empties wrap to 0, and only the empty board has 16
-    n = np.uint64(16) if b == 0 else (empty * _LOW) >> np.uint64(60)
-    k = ((bits >> np.uint64(32)) * n) >> np.uint64(32)
-    four = np.float64(bits & np.uint64(0xFFFF_FFFF)) < p4 * 4294967296.0
-    exponent = np.uint64(2) if four else np.uint64(1)
-    for _ in range(k):
-        empty &= empty - np.uint64(1)
-    return b | (exponent << np.uint64(trailing_zeros(empty)))  # type: ignore[call-arg]
-
-
-@njit
-def _spawn(lo: np.uint64, hi: np.uint64, bits: np.uint64, p4: float) -> np.uint64:
-    if hi == 0:
-        return _spawn_fast(lo, bits, p4)
-    empties = K.empty_mask(lo, hi)
-    n = 0
-    for i in range(16):
-        n += (empties >> i) & 1
-    if n == 0:
-        return lo
-    k = np.int64(((bits >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
-    exponent = 2 if np.float64(bits & np.uint64(0xFFFF_FFFF)) < p4 * 4294967296.0 else 1
-    for i in range(16):
-        if (empties >> i) & 1:
-            if k == 0:
-                return K.spawn_cell(lo, hi, i, exponent)
-            k -= 1
-    return lo
 
 
 @njit
@@ -201,7 +156,7 @@ def step_row(
     else:
         reward = np.float64(R.log2_reward(lo, hi, lo2, hi2, action))
     rng, bits = K.splitmix64(states[i, RNG])
-    lo3 = _spawn(lo2, hi2, bits, cfg[P4])
+    lo3 = K.spawn_wide(lo2, hi2, bits, cfg[P4])
     states[i, LO], states[i, HI], states[i, RNG] = lo3, hi2, rng
     if kind == R.SHAPED:
         reward += R.tile_bonus(lo3, hi2, cfg[BONUS512], cfg[BONUS1024], cfg[BONUS2048])

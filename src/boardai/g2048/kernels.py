@@ -25,6 +25,7 @@ arithmetic), and they compile once at import, or load from numba's cache.
 from __future__ import annotations
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from boardai._jit import njit
 from boardai.rng import seed_stream, splitmix64
@@ -157,14 +158,19 @@ def slide(b: np.uint64, action: int) -> tuple[np.uint64, int]:
     return transpose(out), reward
 
 
+@njit("u8(u8)")
+def nonzero_nibbles(b: np.uint64) -> np.uint64:
+    """Bit 4i set where nibble i of ``b`` is not zero."""
+    x = b | (b >> np.uint64(1))
+    return (x | (x >> np.uint64(2))) & _LOW_BITS
+
+
 @njit("i8(u8)")
 def count_empty(b: np.uint64) -> int:
     """Number of zero nibbles (empty cells when ``hi == 0``)."""
     if b == 0:
         return 16
-    x = b | (b >> np.uint64(1))
-    x |= x >> np.uint64(2)
-    x = ~x & _LOW_BITS  # bit 4i set where nibble i is zero
+    x = ~nonzero_nibbles(b) & _LOW_BITS  # bit 4i set where nibble i is zero
     return int((x * _LOW_BITS) >> np.uint64(60))
 
 
@@ -183,21 +189,21 @@ def max_exponent_fast(b: np.uint64) -> int:
 def spawn(b: np.uint64, bits: np.uint64, p4: float) -> np.uint64:
     """Put one tile on an empty cell of ``b`` (``hi == 0``) using 64 random ``bits``.
 
-    The high 32 bits choose the cell uniformly among the empties; the low 32 bits give a 4
-    with probability ``p4``, else a 2. A full board is returned unchanged.
+    The high 32 bits choose the cell uniformly among the empties (the k-th empty cell in
+    row-major order, k = high * n >> 32 of n empties); the low 32 bits give a 4 with probability
+    ``p4``, else a 2. A full board is returned unchanged. No loop over the 16 cells: the k
+    lowest empty-cell flags are dropped, and the lowest one left is the cell.
     """
-    n = count_empty(b)
-    if n == 0:
+    empty = ~nonzero_nibbles(b) & _LOW_BITS
+    if empty == 0:
         return b
-    k = np.int64(((bits >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+    # popcount of the nibble flags; 16 empties wrap to 0, and only the empty board has 16
+    n = np.uint64(16) if b == 0 else (empty * _LOW_BITS) >> np.uint64(60)
+    k = ((bits >> np.uint64(32)) * n) >> np.uint64(32)
     exponent = np.uint64(2) if np.float64(bits & _LOW32) < p4 * 4294967296.0 else np.uint64(1)
-    for i in range(16):
-        shift = np.uint64(4 * i)
-        if (b >> shift) & _NIB == 0:
-            if k == 0:
-                return b | (exponent << shift)
-            k -= 1
-    return b
+    for _ in range(k):
+        empty &= empty - np.uint64(1)
+    return b | (exponent << np.uint64(trailing_zeros(empty)))  # type: ignore[call-arg]
 
 
 @njit("u8(u8, i8, i8)")
@@ -341,6 +347,29 @@ def max_exponent(lo: np.uint64, hi: np.uint64) -> int:
 def spawn_cell(lo: np.uint64, hi: np.uint64, cell: int, exponent: int) -> np.uint64:
     """``lo`` with a tile of ``exponent`` (1 or 2) put on ``cell``, which must be empty."""
     return lo | (np.uint64(exponent) << np.uint64(4 * cell))
+
+
+@njit("u8(u8, u8, u8, f8)")
+def spawn_wide(lo: np.uint64, hi: np.uint64, bits: np.uint64, p4: float) -> np.uint64:
+    """:func:`spawn` on an exact board ``(lo, hi)``: a cell holding 65536 or more (its ``hi``
+    bit set, its nibble maybe 0) is not empty. Returns the new ``lo`` (a spawn never changes
+    ``hi``)."""
+    if hi == 0:
+        return spawn(lo, bits, p4)
+    empties = empty_mask(lo, hi)
+    n = 0
+    for i in range(16):
+        n += (empties >> i) & 1
+    if n == 0:
+        return lo
+    k = np.int64(((bits >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+    exponent = 2 if np.float64(bits & _LOW32) < p4 * 4294967296.0 else 1
+    for i in range(16):
+        if (empties >> i) & 1:
+            if k == 0:
+                return spawn_cell(lo, hi, i, exponent)
+            k -= 1
+    return lo
 
 
 # ---------------------------------------------------------------------------------------------

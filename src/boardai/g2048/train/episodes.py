@@ -55,7 +55,7 @@ from typing import Any
 import numpy as np
 
 from boardai._jit import njit
-from boardai.g2048.kernels import max_exponent, spawn, start_board
+from boardai.g2048.kernels import max_exponent, spawn_wide, start_board
 from boardai.g2048.ntuple import borrow_data, tile_presence
 from boardai.g2048.ntuple_play import greedy_move_into
 from boardai.learn.intrinsics import borrow, prefetch
@@ -71,36 +71,12 @@ AHEAD = 2
 #: Rows of :func:`train_episodes`'s ``scratch``: the lookups of a move's 4 afterstates.
 SCRATCH_ROWS = 4
 
-_NIB = np.uint64(0xF)
 _TWO32 = 4294967296.0
 
 
 @njit
 def _uniform(bits: np.uint64) -> float:
     return np.float64(bits >> np.uint64(32)) / _TWO32
-
-
-@njit
-def _spawn_exact(lo: np.uint64, hi: np.uint64, bits: np.uint64, p4: float) -> np.uint64:
-    """:func:`~boardai.g2048.kernels.spawn` that also knows cells of 65536+ are not empty."""
-    if hi == 0:
-        return spawn(lo, bits, p4)
-    n = 0
-    for i in range(16):
-        if (lo >> np.uint64(4 * i)) & _NIB == 0 and (hi >> np.uint64(i)) & np.uint64(1) == 0:
-            n += 1
-    if n == 0:
-        return lo
-    k = np.int64(((bits >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
-    exponent = (
-        np.uint64(2) if np.float64(bits & np.uint64(0xFFFF_FFFF)) < p4 * _TWO32 else np.uint64(1)
-    )
-    for i in range(16):
-        if (lo >> np.uint64(4 * i)) & _NIB == 0 and (hi >> np.uint64(i)) & np.uint64(1) == 0:
-            if k == 0:
-                return lo | (exponent << np.uint64(4 * i))
-            k -= 1
-    return lo
 
 
 @njit(inline="always")
@@ -253,7 +229,7 @@ def train_episodes(
             prev_q = q
             score += r
             state, bits = splitmix64(state)
-            lo = _spawn_exact(alo, ahi, bits, p4)
+            lo = spawn_wide(alo, ahi, bits, p4)
             hi = ahi
             n += 1
         if prev_q != prev_q:  # pragma: no cover - a NaN value means diverged weights
@@ -400,7 +376,7 @@ def play_games(
             scores[k] += r
             moves[k] += 1
             state, bits = splitmix64(state)
-            lo = _spawn_exact(alo, ahi, bits, p4)
+            lo = spawn_wide(alo, ahi, bits, p4)
             hi = ahi
         maxes[k] = max_exponent(lo, hi)
     return scores, maxes, moves
