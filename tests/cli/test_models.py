@@ -87,6 +87,16 @@ def test_compact(shop: Path, capsys: pytest.CaptureFixture[str]) -> None:
         with pytest.raises(SystemExit) as e:
             main([*compact, bad])
         assert e.value.code == 2 and f"--bits: {why}" in capsys.readouterr().err
+    drop = ["models", "compact", str(shop / "full.npz"), str(shop / "t.npz"), "--drop-untouched"]
+    assert main(drop) == 2  # full.npz was trained without TC
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "no TC state" in err
+    Trainer(TrainConfig(patterns="0123", tc=True)).save(shop / "tc.npz")
+    assert (
+        main(["models", "compact", str(shop / "tc.npz"), str(shop / "t.npz"), "--drop-untouched"])
+        == 0
+    )
+    assert "weights TC never updated written as 0" in capsys.readouterr().out
 
 
 @pytest.fixture

@@ -174,6 +174,31 @@ def test_compact_fewer_bits_smaller(tmp_path) -> None:
         save_model(tmp_path / "x.npz", net, {}, bits=12)
 
 
+def test_compact_drop_untouched(tmp_path) -> None:
+    """--drop-untouched: every weight TC never updated is written as 0, every other weight as
+    the plain compact file writes it; a file without TC state is refused."""
+    from boardai.learn.model_file import compact_model
+
+    trainer, full = _trained(tmp_path, tc=True)
+    w = trainer.network.weights
+    touched = trainer.tc[1] != 0
+    w[~touched] = 0.5  # weights TC never saw, as an earlier training without TC leaves them
+    trainer.save(full)
+    compact_model(full, tmp_path / "plain.npz", NTupleNetwork)
+    meta, _ = compact_model(full, tmp_path / "d.npz", NTupleNetwork, drop_untouched=True)
+    assert 0 < touched.sum() < touched.size
+    assert meta["compacted"]["untouched_zeroed"] == int((~touched).sum())
+    plain = load_model(tmp_path / "plain.npz", NTupleNetwork)[0].weights
+    dropped = load_model(tmp_path / "d.npz", NTupleNetwork)[0].weights
+    assert not dropped[~touched].any() and plain[~touched].all()
+    assert np.array_equal(dropped[touched], plain[touched])
+    assert (tmp_path / "d.npz").stat().st_size < (tmp_path / "plain.npz").stat().st_size
+    (tmp_path / "no_tc").mkdir()
+    _, no_tc = _trained(tmp_path / "no_tc")
+    with pytest.raises(UsageError, match="no TC state"):
+        compact_model(no_tc, tmp_path / "e.npz", NTupleNetwork, drop_untouched=True)
+
+
 def test_compact_damaged(tmp_path) -> None:
     from boardai.learn.model_file import compact_model
 

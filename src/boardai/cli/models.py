@@ -86,14 +86,15 @@ def register(app: Any) -> None:
         help="write a 2048 n-tuple network in the compact format (int16, sparse, weights only)",
         examples=(
             "boardai models compact full.npz models/2048-ntuple.npz\n"
-            "boardai models compact full.npz models/2048-ntuple.npz --bits 13"
+            "boardai models compact full.npz models/2048-ntuple.npz --bits 11 --drop-untouched"
         ),
         description=(
             "Write the compact form of a 2048 n-tuple network (boardai 2048 train ntuple): each\n"
             "block of 4,096 weights as int16 times its own scale, stored sparse, with the\n"
             "metadata and no training state (TC accumulators and restart pools, which\n"
             "resuming then starts afresh). It prints the size and sha256 for the manifest.\n"
-            "--bits below 16 rounds the weights coarser for a smaller file: measure the\n"
+            "--bits below 16 rounds the weights coarser for a smaller file, and\n"
+            "--drop-untouched stores none of the weights TC never updated: measure the\n"
             "result on the card's games before shipping it (docs/tour/models.md)."
         ),
     )
@@ -104,7 +105,13 @@ def register(app: Any) -> None:
         type=_bits,
         default=16,
         help="bits a weight: each block's weights become multiples of its largest / "
-        "(2^(bits-1) - 1) (default 16: / 32767; the shipped 2048 network has 13)",
+        "(2^(bits-1) - 1) (default 16: / 32767; the shipped 2048 network has 11)",
+    )
+    p.add_argument(
+        "--drop-untouched",
+        action="store_true",
+        help="write as zero the weights that temporal coherence never updated (their TC "
+        "accumulator is 0; SRC must be a training file of --tc)",
     )
     p.set_defaults(func=run_compact)
 
@@ -306,11 +313,15 @@ def run_compact(args: argparse.Namespace) -> int:
     out = console()
     network_type = _network_type(read_meta(args.src)["game"])
     with console(stderr=True).status(f"compacting {args.src} (LZMA: a minute for a 5x6 network)"):
-        _, change = compact_model(args.src, args.out, network_type, bits=args.bits)
+        meta, change = compact_model(
+            args.src, args.out, network_type, bits=args.bits, drop_untouched=args.drop_untouched
+        )
     size, before = os.path.getsize(args.out), os.path.getsize(args.src)
+    zeroed = meta["compacted"].get("untouched_zeroed")
     out.print(
         f"wrote {args.out}: {_mb(size)} ({args.src}: {_mb(before)}), "
-        f"largest weight change {change:.3g}",
+        f"largest weight change {change:.3g}"
+        + ("" if zeroed is None else f", {zeroed:,} weights TC never updated written as 0"),
         soft_wrap=True,
     )
     out.print(

@@ -188,17 +188,34 @@ def compact_model(
     dst: str | os.PathLike[str],
     network_type: type[Network],
     bits: int = 16,
+    drop_untouched: bool = False,
 ) -> tuple[dict[str, Any], float]:
     """Write the compact form of model ``src`` (a ``network_type`` network) to ``dst``: int16
     weights of ``bits`` bits, the metadata (training options, episodes), no training state
     (TC accumulators, restart pools).
 
+    ``drop_untouched`` also writes as zero every weight that temporal coherence never updated
+    (its accumulator of absolute changes is 0: no training game since TC's accumulators started
+    looked it up), fewer weights to store; ``src`` must then hold TC state.
+
     Returns:
-        the metadata written, and the largest absolute change of a weight.
+        the metadata written, and the largest absolute change of a weight that is kept.
     """
     network, meta, _ = load_model(src, network_type, with_extra=False)  # TC: gigabytes
     with _open(src) as z:
-        dropped = sorted(_extra_names(z, meta))
+        names = _extra_names(z, meta)
+        dropped = sorted(names)
+        untouched = 0
+        if drop_untouched:
+            if "tc_a" not in names:
+                raise UsageError(
+                    f"{os.fspath(src)}: no TC state (a training file of --tc) to tell which "
+                    "weights were never updated"
+                )
+            touched = z[names["tc_a"]] != 0
+            untouched = int(np.count_nonzero(network.weights[~touched]))
+            network.weights[~touched] = 0.0
+            del touched
     full = network.weights
     meta = dict(meta)
     meta["compacted"] = {
@@ -207,6 +224,8 @@ def compact_model(
         "note": "training state (TC accumulators, restart pools) is not kept; "
         "resuming starts it afresh",
     }
+    if drop_untouched:
+        meta["compacted"]["untouched_zeroed"] = untouched
     save_model(dst, network, meta, precision="int16", bits=bits)
     back, written, _ = load_model(dst, network_type)
     change = 0.0
