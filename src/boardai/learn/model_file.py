@@ -207,12 +207,14 @@ def compact_model(
         dropped = sorted(names)
         untouched = 0
         if drop_untouched:
-            if "tc_a" not in names:
+            tc_a = z[names["tc_a"]] if "tc_a" in names else None
+            if tc_a is None or tc_a.shape != network.weights.shape:
                 raise UsageError(
                     f"{os.fspath(src)}: no TC state (a training file of --tc) to tell which "
                     "weights were never updated"
                 )
-            touched = z[names["tc_a"]] != 0
+            touched = tc_a != 0
+            del tc_a
             untouched = int(np.count_nonzero(network.weights[~touched]))
             network.weights[~touched] = 0.0
             del touched
