@@ -16,7 +16,11 @@ import pytest
 
 from tests.arena.untimed import RAY_TIMINGS, untimed
 
-EVAL = ["2048", "eval", "--agent", "expectimax:depth=1", "--games", "16", "--seed", "8"]
+# Long enough (about 18 CPU-seconds, 16 chunks of 16 games) that Ctrl-C, sent once the first
+# chunk is in the journal, lands well before the last one: with 16 games of depth 1 (a quarter
+# of a second) a fast machine finished them all before the signal arrived.
+GAMES = 256
+EVAL = ["2048", "eval", "--agent", "expectimax:depth=2", "--games", str(GAMES), "--seed", "8"]
 
 
 def _boardai(args: list[str], cwd: Path) -> subprocess.Popen[str]:
@@ -64,12 +68,12 @@ def test_ctrl_c_on_a_ray_run_stops_it_and_resume_finishes_it(tmp_path: Path) -> 
     assert child.returncode == 130, err[-2000:]
     assert "Traceback" not in err
     done = [json.loads(line) for line in journal.read_text().splitlines()[1:] if line.strip()]
-    assert 2 <= len(done) < 16, "stopped part-way"
+    assert 2 <= len(done) < GAMES, "stopped part-way"
 
     whole, resumed = tmp_path / "whole.json", tmp_path / "resumed.json"
     for out, extra in ((whole, []), (resumed, ["--resume", str(journal)])):
         finished = subprocess.run(
-            [sys.executable, "-m", "boardai", *EVAL, "--workers", "1", "--json", str(out), *extra],
+            [sys.executable, "-m", "boardai", *EVAL, "--workers", "2", "--json", str(out), *extra],
             cwd=tmp_path,
             capture_output=True,
             text=True,
@@ -78,4 +82,4 @@ def test_ctrl_c_on_a_ray_run_stops_it_and_resume_finishes_it(tmp_path: Path) -> 
         assert finished.returncode == 0, finished.stderr[-2000:]
     assert untimed(resumed, RAY_TIMINGS) == untimed(whole, RAY_TIMINGS)
     indices = [json.loads(line)["index"] for line in journal.read_text().splitlines()[1:]]
-    assert sorted(indices) == list(range(16))  # the interrupted games were not played twice
+    assert sorted(indices) == list(range(GAMES))  # the interrupted games were not played twice
