@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from boardai.g2048.agents import REGISTRY
+from boardai.g2048.agents._seeded import SeededAgent
 from boardai.g2048.board import Board
 
 
@@ -15,19 +14,12 @@ class GreedyOptions:
     """``greedy`` has no options."""
 
 
-class GreedyAgent:
+class GreedyAgent(SeededAgent):
     """Plays the legal move that makes the most points now (seeded random tie-break)."""
 
     def __init__(self, seed: int | None = None, name: str = "greedy") -> None:
+        super().__init__(seed)
         self.name = name
-        self.rng = np.random.default_rng(seed)
-
-    def reset(self) -> None:
-        """Nothing to clear: the rng stream carries on across games."""
-
-    def reseed(self, seed: int) -> None:
-        """Restart the rng from ``seed`` (the arena does this before every game)."""
-        self.rng = np.random.default_rng(seed)
 
     def act(self, state: Board) -> int:
         legal = state.legal_actions()

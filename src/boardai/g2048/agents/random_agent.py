@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from boardai.g2048.agents import REGISTRY
+from boardai.g2048.agents._seeded import SeededAgent
 from boardai.g2048.board import Board
 
 
@@ -15,19 +14,12 @@ class RandomOptions:
     """``random`` has no options."""
 
 
-class RandomAgent:
+class RandomAgent(SeededAgent):
     """Plays a uniformly random legal move."""
 
     def __init__(self, seed: int | None = None, name: str = "random") -> None:
+        super().__init__(seed)
         self.name = name
-        self.rng = np.random.default_rng(seed)
-
-    def reset(self) -> None:
-        """Nothing to clear: the rng stream carries on across games."""
-
-    def reseed(self, seed: int) -> None:
-        """Restart the rng from ``seed`` (the arena does this before every game)."""
-        self.rng = np.random.default_rng(seed)
 
     def act(self, state: Board) -> int:
         legal = state.legal_actions()
