@@ -113,11 +113,25 @@ def test_time_budget_deepens_only_while_the_next_depth_fits(model) -> None:
     assert roomy.last.values.tolist() == fixed.last.values.tolist()
 
 
+def test_a_large_cut_off_searches_deep_and_names_itself(model) -> None:
+    # prob_cut 0.1 expands a spawn only while its probability stays above 10%: depth 10 ends
+    # in a few chance layers, and the moves may differ from the full search's, so the name
+    # (what a results file and its journal carry) says so.
+    game = Game(seed=6)
+    for _ in range(30):
+        game.move(game.board.legal_actions()[0])
+    deep = make_agent(f"ntuple:model={model},depth=10,prob_cut=0.1")
+    assert deep.name.endswith("depth=10,prob_cut=0.1")
+    assert make_agent(f"ntuple:model={model},depth=2,p4=0.2").name.endswith("depth=2,p4=0.2")
+    assert deep.act(game.board) in game.board.legal_actions()
+    assert deep.last.depth == 10 and deep.last.chance_nodes > 0
+
+
 @pytest.mark.parametrize(
     "spec",
     [
         "ntuple:model=/no/such.npz",
-        "ntuple:model=x.npz,depth=9",
+        "ntuple:model=x.npz,depth=13",
         "ntuple:model=x.npz,time_ms=100",
         "ntuple:model=x.npz,depth=3,time_ms=-1",
         "ntuple:model=x.npz,downgrade=100",

@@ -39,7 +39,7 @@ class NTupleOptions:
     Attributes:
         model: a model file written by ``boardai 2048 train ntuple``, or a shipped model's name
             (``boardai models``); left out: the first shipped 2048 n-tuple model.
-        depth: 1 plays by ``r + V(afterstate)``; 2..6 searches that many max layers by
+        depth: 1 plays by ``r + V(afterstate)``; 2..12 searches that many max layers by
             expectimax with the network at the leaves (with ``time_ms``: the deepest it may
             reach).
         time_ms: a time budget per move: deepen 1, 2, ... up to ``depth`` while the next depth
@@ -63,8 +63,8 @@ class NTupleOptions:
     downgrade: int | None = None
 
     def __post_init__(self) -> None:
-        if not 1 <= self.depth <= 6:
-            raise ValueError(f"depth must be in 1..6, got {self.depth}")
+        if not 1 <= self.depth <= 12:
+            raise ValueError(f"depth must be in 1..12, got {self.depth}")
         if self.time_ms < 0:
             raise ValueError(f"time_ms must be >= 0, got {self.time_ms}")
         if self.time_ms and self.depth == 1:
@@ -156,8 +156,9 @@ LEAF_BITS = 12
     },
 )
 def make_ntuple(opts: NTupleOptions, seed: int | None) -> Any:
-    """A trained n-tuple network: 1-ply greedy, or expectimax with depth=2..6 (time_ms=100: a
-    budget a move); downgrade=16384 values late boards as earlier ones."""
+    """A trained n-tuple network: 1-ply greedy, or expectimax with depth=2..12 (time_ms=100: a
+    budget a move; prob_cut=0.03: deep only on crowded boards, depth 6 in about 1.5 ms a
+    move); downgrade=16384 values late boards as earlier ones."""
     from boardai.learn import store
 
     model, path = store.resolve_default(opts.model, "2048", "ntuple", "boardai 2048 train ntuple")
@@ -166,6 +167,10 @@ def make_ntuple(opts: NTupleOptions, seed: int | None) -> Any:
     spec = f"ntuple:model={model}" + (f",depth={opts.depth}" if opts.depth > 1 else "")
     if opts.time_ms:
         spec += f",time_ms={opts.time_ms:g}"
+    defaults = NTupleOptions()
+    for key in ("prob_cut", "table_bits", "p4"):  # what changes the search's moves
+        if getattr(opts, key) != getattr(defaults, key) and opts.depth > 1:
+            spec += f",{key}={getattr(opts, key):g}"
     if tile:
         spec += f",downgrade={tile}"
     elif opts.depth == 1:
