@@ -115,8 +115,8 @@ def test_time_budget_deepens_only_while_the_next_depth_fits(model) -> None:
 
 def test_a_large_cut_off_searches_deep_and_names_itself(model) -> None:
     # prob_cut 0.1 expands a spawn only while its probability stays above 10%: depth 10 ends
-    # in a few chance layers, and the moves may differ from the full search's, so the name
-    # (what a results file and its journal carry) says so.
+    # in a few chance layers. The moves may differ from the full search's, so the name (the
+    # spec, which a results file and its journal carry) says so.
     game = Game(seed=6)
     for _ in range(30):
         game.move(game.board.legal_actions()[0])

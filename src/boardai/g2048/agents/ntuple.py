@@ -167,10 +167,6 @@ def make_ntuple(opts: NTupleOptions, seed: int | None) -> Any:
     spec = f"ntuple:model={model}" + (f",depth={opts.depth}" if opts.depth > 1 else "")
     if opts.time_ms:
         spec += f",time_ms={opts.time_ms:g}"
-    defaults = NTupleOptions()
-    for key in ("prob_cut", "table_bits", "p4"):  # what changes the search's moves
-        if getattr(opts, key) != getattr(defaults, key) and opts.depth > 1:
-            spec += f",{key}={getattr(opts, key):g}"
     if tile:
         spec += f",downgrade={tile}"
     elif opts.depth == 1:
