@@ -52,7 +52,8 @@ def main() -> None:
     gen = np.uint32(table.next_generation(2))
     search_batch(
         packed[:2], 2, evaluator, None, rows, 0.0, 1e-4, 0.1,
-        *table.arrays(), gen, np.zeros(N_STATS, np.int64),
+        *table.arrays(), gen, np.uint32(table.leaf_tag(evaluator, None, rows)),
+        np.zeros(N_STATS, np.int64),
     )  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
         exe = Path(tmp) / "search"
@@ -80,7 +81,8 @@ def main() -> None:
                 c0 = time.process_time()
                 actions, _ = search_batch(
                     batch, depth, evaluator, None, rows, 0.0, 1e-4, 0.1,
-                    *table.arrays(), gen, stats,
+                    *table.arrays(), gen, np.uint32(table.leaf_tag(evaluator, None, rows)),
+                    stats,
                 )  # fmt: skip
                 cpu = max(time.process_time() - c0, 1e-9)
                 nb_rates.append(int(stats[0]) / cpu)

@@ -48,7 +48,8 @@ def _kernel_values(
     stats = np.zeros(search.N_STATS, np.int64) if stats is None else stats
     return search.search_root(
         np.uint64(board.lo), depth, evaluator, None, data, reward_weight,
-        prob_cut, p4, *table.arrays(), np.uint32(table.next_generation()), stats,
+        prob_cut, p4, *table.arrays(), np.uint32(table.next_generation()),
+        np.uint32(table.leaf_tag(evaluator, None, data)), stats,
     )  # fmt: skip
 
 
@@ -159,6 +160,7 @@ def test_batch_search_matches_single_searches():
         0.1,
         *table.arrays(),
         gen,
+        np.uint32(table.leaf_tag(evaluator, None, data)),
         stats,
     )
     for b, a, v in zip(boards, actions, values, strict=True):
@@ -207,6 +209,42 @@ def test_leaf_cache_hits_and_forgets_between_searches():
     again = _kernel_values(board, 3, _tile_count, other, 1.0, table=table)
     fresh = _kernel_values(board, 3, _tile_count, other, 1.0, table=search.Table(10))
     assert again.tolist() == fresh.tolist()
+
+
+def test_leaves_outlive_a_search_until_the_data_changes():
+    """The same evaluator and data: a second search of a board answers its leaves from the
+    first search's entries, with the same values; clear_leaves (or other data) forgets them."""
+    board = Board.from_grid([[2, 4, 8, 16], [0, 0, 2, 0], [0, 0, 0, 0], [0, 4, 0, 0]])
+    table = search.Table(10, leaf_bits=16)
+    runs = []
+    for clear in (False, False, True):
+        if clear:
+            table.clear_leaves()
+        stats = np.zeros(search.N_STATS, np.int64)
+        values = _kernel_values(board, 3, _tile_count, _TOY, 1.0, table=table, stats=stats)
+        runs.append((values.tolist(), stats.copy()))
+    (first, s1), (second, s2), (third, s3) = runs
+    assert first == second == third
+    misses = [s[search.STAT_LEAVES] - s[search.STAT_LEAF_HITS] for s in (s1, s2)]
+    assert misses[1] < misses[0] // 20  # the rest: leaves that share a slot
+    assert s3.tolist() == s1.tolist()
+
+
+@given(
+    boards=st.lists(any_fill, min_size=2, max_size=5),
+    leaf_bits=st.sampled_from([4, 6, 12]),
+)
+@settings(max_examples=20, deadline=None)
+def test_a_kept_leaf_cache_changes_no_value(boards, leaf_bits):
+    """Searches one after another with one table (leaves kept, small caches: many slots
+    shared) give every value bit for bit as each search with a table of its own."""
+    table = search.Table(10, leaf_bits=leaf_bits)
+    for board in boards:
+        if not board.legal_actions():
+            continue
+        kept = _kernel_values(board, 2, _tile_count, _TOY, 1.0, table=table, prob_cut=1e-3)
+        fresh = _kernel_values(board, 2, _tile_count, _TOY, 1.0, prob_cut=1e-3)
+        assert kept.tolist() == fresh.tolist()
 
 
 def test_bad_leaf_bits():

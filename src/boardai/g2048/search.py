@@ -45,11 +45,14 @@ Leaf cache
 ----------
 Within one search about half of the leaf evaluations repeat an afterstate already evaluated
 (different spawns and moves reach the same board: 46% at depth 2, 56% at depth 3 with the
-shipped n-tuple network). A :class:`Table` made with ``leaf_bits`` keeps each evaluated
-leaf (direct-mapped, tagged with the search's generation like the chance nodes), so a repeat
-costs a probe, not an evaluation. Values are the evaluator's own, so every search result is the
-same bit for bit with or without it; it pays where an evaluation is dear (an n-tuple network's
-40 scattered loads) and not for a few row-table reads (the hand-made heuristic).
+shipped n-tuple network), and the search of the next move meets many of them again. A
+:class:`Table` made with ``leaf_bits`` keeps each evaluated leaf (direct-mapped), so a repeat
+costs a probe, not an evaluation. A leaf's value depends only on the afterstate, the evaluator
+and its data, so the entries carry a leaf tag (:meth:`Table.leaf_tag`) that stays the same
+from one search to the next while those stay the same, and changes, which empties the cache,
+when they do. Values are the evaluator's own, so every search result is the same bit for bit
+with or without it; it pays where an evaluation is dear (an n-tuple network's 40 scattered
+loads) and not for a few row-table reads (the hand-made heuristic).
 
 Entry points: :func:`search` (a ``Board``, statistics and an optional time budget),
 :func:`best_action` (just the move and its value), and the kernels :func:`search_root` (the
@@ -160,8 +163,11 @@ class Table:
     Slot ``hash(board) >> (64 - bits)`` holds the board, its value, and ``info = generation << 8
     | remaining depth``. Each search bumps the generation, which empties the table in O(1).
     The leaf cache (``leaf_keys``, ``leaf_values``, ``leaf_info``: the afterstate, its value,
-    the generation) works the same way; with ``leaf_bits=0`` its arrays are empty and the
-    search evaluates every leaf.
+    the leaf tag) works the same way, but its tag changes only with the evaluator or its data
+    (:meth:`leaf_tag`), so leaves outlive the search that evaluated them; with
+    ``leaf_bits=0`` its arrays are empty and the search evaluates every leaf. The cache takes
+    an evaluator's data as unchanging: after changing it in place (new weights in the same
+    arrays), call :meth:`clear_leaves`.
 
     Args:
         bits: log2 of the number of slots (20: a million slots, 20 MiB).
@@ -183,6 +189,8 @@ class Table:
         self.leaf_values = np.zeros(size, np.float64)
         self.leaf_info = np.zeros(size, np.uint32)
         self.generation = 0
+        self.leaf_generation = 0
+        self._leaf_owner: tuple[object, ...] = ()
 
     def arrays(self) -> tuple[np.ndarray, ...]:
         """The six arrays the kernels take, in their order (chance nodes, then leaves)."""
@@ -197,20 +205,40 @@ class Table:
         """
         if self.generation + count >= 1 << 24:  # info holds 24 bits of generation
             self.info[:] = 0
-            self.leaf_info[:] = 0
             self.generation = 0
         first = self.generation + 1
         self.generation += count
         return first
 
+    def leaf_tag(self, evaluator: object, batch: object, data: object) -> int:
+        """The leaf cache's tag for searches with this evaluator, batch form and data: the
+        same as the last search's while all three are the same objects (its leaves are still
+        good), a new one, which empties the cache in O(1), when any differs."""
+        owner = (evaluator, batch, data)
+        if len(self._leaf_owner) != 3 or any(
+            a is not b for a, b in zip(owner, self._leaf_owner, strict=True)
+        ):
+            self.clear_leaves()
+            self._leaf_owner = owner
+        return self.leaf_generation
+
+    def clear_leaves(self) -> None:
+        """Forget every cached leaf (the next :meth:`leaf_tag` is a new one)."""
+        if self.leaf_generation + 1 >= 1 << 32:  # leaf_info holds 32 bits
+            self.leaf_info[:] = 0
+            self.leaf_generation = 0
+        self.leaf_generation += 1
+        self._leaf_owner = ()
+
 
 @njit(inline="always")
 def _leaf_slot(
-    after: np.uint64, lkeys: np.ndarray, linfo: np.ndarray, gen: np.uint32, lshift: np.uint64
+    after: np.uint64, lkeys: np.ndarray, linfo: np.ndarray, lgen: np.uint32, lshift: np.uint64
 ) -> tuple[np.int64, bool]:
-    """The leaf cache's slot for ``after``, and whether it holds ``after`` from this search."""
+    """The leaf cache's slot for ``after``, and whether it holds ``after``'s value under the
+    leaf tag ``lgen`` (this evaluator and data)."""
     slot = np.int64((after * _GOLDEN) >> lshift)
-    return slot, lkeys[slot] == after and linfo[slot] == gen
+    return slot, lkeys[slot] == after and linfo[slot] == lgen
 
 
 @njit(cache=False, inline="always")
@@ -221,22 +249,22 @@ def _leaf(
     lkeys: np.ndarray,
     lvals: np.ndarray,
     linfo: np.ndarray,
-    gen: np.uint32,
+    lgen: np.uint32,
     lshift: np.uint64,
     stats: np.ndarray,
 ) -> float:
-    """``evaluate(after, data)``, from the leaf cache when this search evaluated it already."""
+    """``evaluate(after, data)``, from the leaf cache when it holds ``after`` under ``lgen``."""
     stats[STAT_LEAVES] += 1
     if lkeys.shape[0] == 0:
         return evaluate(after, data)
-    slot, hit = _leaf_slot(after, lkeys, linfo, gen, lshift)
+    slot, hit = _leaf_slot(after, lkeys, linfo, lgen, lshift)
     if hit:
         stats[STAT_LEAF_HITS] += 1
         return lvals[slot]
     v = evaluate(after, data)
     lkeys[slot] = after
     lvals[slot] = v
-    linfo[slot] = gen
+    linfo[slot] = lgen
     return v
 
 
@@ -250,7 +278,7 @@ def _leaves(
     lkeys: np.ndarray,
     lvals: np.ndarray,
     linfo: np.ndarray,
-    gen: np.uint32,
+    lgen: np.uint32,
     lshift: np.uint64,
     stats: np.ndarray,
     vals: np.ndarray,
@@ -266,7 +294,7 @@ def _leaves(
             continue
         stats[STAT_LEAVES] += 1
         if cached:
-            slot, hit = _leaf_slot(out, lkeys, linfo, gen, lshift)
+            slot, hit = _leaf_slot(out, lkeys, linfo, lgen, lshift)
             if hit:
                 stats[STAT_LEAF_HITS] += 1
                 vals[a] = lvals[slot]
@@ -279,10 +307,10 @@ def _leaves(
         for a in range(4):
             if (need >> a) & 1:
                 out = outs[a]
-                slot = _leaf_slot(out, lkeys, linfo, gen, lshift)[0]
+                slot = _leaf_slot(out, lkeys, linfo, lgen, lshift)[0]
                 lkeys[slot] = out
                 lvals[slot] = vals[a]
-                linfo[slot] = gen
+                linfo[slot] = lgen
 
 
 @njit(cache=False)
@@ -303,6 +331,7 @@ def _chance(
     lvals: np.ndarray,
     linfo: np.ndarray,
     gen: np.uint32,
+    lgen: np.uint32,
     shift: np.uint64,
     lshift: np.uint64,
     stats: np.ndarray,
@@ -311,10 +340,10 @@ def _chance(
     """Value of the chance node of afterstate ``after`` with ``remaining`` max layers below
     (``vals``: scratch for four leaf values)."""
     if remaining <= 0 or cprob < prob_cut:
-        return _leaf(after, evaluate, data, lkeys, lvals, linfo, gen, lshift, stats)
+        return _leaf(after, evaluate, data, lkeys, lvals, linfo, lgen, lshift, stats)
     n_empty = count_empty(after)
     if n_empty == 0:  # not an afterstate of a legal move; evaluate rather than fail
-        return _leaf(after, evaluate, data, lkeys, lvals, linfo, gen, lshift, stats)
+        return _leaf(after, evaluate, data, lkeys, lvals, linfo, lgen, lshift, stats)
     slot = np.int64((after * _GOLDEN) >> shift)
     tag = info[slot]
     if (
@@ -346,7 +375,7 @@ def _chance(
             child_prob = cprob * p / n_empty
             leaf = remaining <= 1 or child_prob < prob_cut  # checked here: saves a call per leaf
             if leaf and evaluate_batch is not None:
-                _leaves(board, outs, evaluate, evaluate_batch, data, lkeys, lvals, linfo, gen,
+                _leaves(board, outs, evaluate, evaluate_batch, data, lkeys, lvals, linfo, lgen,
                         lshift, stats, vals)  # fmt: skip
             for a in range(4):
                 out = outs[a]
@@ -360,12 +389,12 @@ def _chance(
                         stats[STAT_LEAVES] += 1
                         v = evaluate(out, data)
                     else:
-                        v = _leaf(out, evaluate, data, lkeys, lvals, linfo, gen, lshift, stats)
+                        v = _leaf(out, evaluate, data, lkeys, lvals, linfo, lgen, lshift, stats)
                 else:
                     v = _chance(
                         out, remaining - 1, child_prob, evaluate, evaluate_batch, data,
                         reward_weight, prob_cut, p4, keys, values, info, lkeys, lvals, linfo,
-                        gen, shift, lshift, stats, vals,
+                        gen, lgen, shift, lshift, stats, vals,
                     )  # fmt: skip
                 v += reward_weight * np.float64(rewards[a])
                 if not found or v > best:
@@ -396,6 +425,7 @@ def _root(
     lvals: np.ndarray,
     linfo: np.ndarray,
     gen: np.uint32,
+    lgen: np.uint32,
     shift: np.uint64,
     lshift: np.uint64,
     stats: np.ndarray,
@@ -416,7 +446,8 @@ def _root(
         else:
             out_values[a] = reward_weight * np.float64(rewards[a]) + _chance(
                 out, depth - 1, 1.0, evaluate, evaluate_batch, data, reward_weight, prob_cut,
-                p4, keys, values, info, lkeys, lvals, linfo, gen, shift, lshift, stats, vals,
+                p4, keys, values, info, lkeys, lvals, linfo, gen, lgen, shift, lshift, stats,
+                vals,
             )  # fmt: skip
 
 
@@ -446,6 +477,7 @@ def search_root(
     lvals: np.ndarray,
     linfo: np.ndarray,
     gen: np.uint32,
+    lgen: np.uint32,
     stats: np.ndarray,
 ) -> np.ndarray:
     """Kernel: the value of each root move (``-inf`` where illegal), searched ``depth`` layers.
@@ -453,13 +485,14 @@ def search_root(
     ``evaluate_batch`` is ``evaluate``'s batch form (the module docstring's contract; None:
     one leaf at a time); ``keys`` ... ``linfo`` are a :class:`Table`'s arrays
     (:meth:`Table.arrays`: their lengths powers of two; the leaf arrays may be empty),
-    ``gen`` its generation; ``stats`` (int64, :data:`N_STATS` slots) counts moves, leaves,
-    chance nodes expanded, table hits and leaf cache hits.
+    ``gen`` its generation and ``lgen`` its leaf tag (:meth:`Table.leaf_tag`); ``stats``
+    (int64, :data:`N_STATS` slots) counts moves, leaves, chance nodes expanded, table hits and
+    leaf cache hits.
     """
     out_values = np.empty(4)
     _root(
         board, depth, evaluate, evaluate_batch, data, reward_weight, prob_cut, p4,
-        keys, values, info, lkeys, lvals, linfo, gen, _shift(keys), _shift(lkeys), stats,
+        keys, values, info, lkeys, lvals, linfo, gen, lgen, _shift(keys), _shift(lkeys), stats,
         out_values, np.empty(4),
     )  # fmt: skip
     return out_values
@@ -482,13 +515,15 @@ def search_batch(
     lvals: np.ndarray,
     linfo: np.ndarray,
     gen: np.uint32,
+    lgen: np.uint32,
     stats: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Kernel: search every board of ``boards`` (one-word boards) in one compiled loop.
 
     Returns the best action (-1 where none is legal; ties to the lowest) and its value per
     board. Each board gets its own table generation, ``gen``, ``gen + 1``, ...: the caller
-    advances its :class:`Table` by ``len(boards)``. For benchmarks and batch analysis.
+    advances its :class:`Table` by ``len(boards)``; the leaves (tag ``lgen``) are shared by
+    all. For benchmarks and batch analysis.
     """
     n = boards.shape[0]
     actions = np.full(n, -1, np.int64)
@@ -500,8 +535,8 @@ def search_batch(
     for i in range(n):
         _root(
             boards[i], depth, evaluate, evaluate_batch, data, reward_weight, prob_cut, p4,
-            keys, values, info, lkeys, lvals, linfo, gen + np.uint32(i), shift, lshift, stats, v,
-            vals,
+            keys, values, info, lkeys, lvals, linfo, gen + np.uint32(i), lgen, shift, lshift,
+            stats, v, vals,
         )  # fmt: skip
         for a in range(4):
             if v[a] > best[i]:
@@ -658,9 +693,10 @@ def search(
                 break
         t0 = time.perf_counter()
         gen = np.uint32(table.next_generation())
+        lgen = np.uint32(table.leaf_tag(evaluator, batch, data))
         args = (
             approx, d, evaluator, batch, data, float(reward_weight), float(prob_cut),
-            float(p4), *table.arrays(), gen, stats,
+            float(p4), *table.arrays(), gen, lgen, stats,
         )  # fmt: skip
         found = _root_kernel(evaluator, batch, data, args)(*args)
         last = time.perf_counter() - t0

@@ -106,9 +106,10 @@ def run(args: argparse.Namespace) -> int:
         boards = np.tile(packed, copies)
         stats = np.zeros(N_STATS, np.int64)
         gen = np.uint32(table.next_generation(len(boards)))
+        lgen = np.uint32(table.leaf_tag(evaluator, None, data))
         search_batch(
             boards, depth, evaluator, None, data, 0.0, args.prob_cut, 0.1,
-            *table.arrays(), gen, stats,
+            *table.arrays(), gen, lgen, stats,
         )  # fmt: skip
         return stats, copies
 

@@ -141,6 +141,11 @@ class NTupleAgent:
 #: larger caches gain less, and for the hand-made heuristic it gains nothing).
 LEAF_BITS = 12
 
+#: Searches deeper than 3 keep 65,536 leaves (1.3 MiB): the cache outlives each search, and the
+#: next move's deep search meets many of its leaves again (docs/benchmarks.md, session 23: 12%
+#: less time a move at depth 6 with prob_cut=0.01; nothing gained or lost at depths 2-3).
+DEEP_LEAF_BITS, DEEP_FROM = 16, 4
+
 
 @REGISTRY.register(
     "ntuple",
@@ -190,6 +195,6 @@ def make_ntuple(opts: NTupleOptions, seed: int | None) -> Any:
         data,
         reward_weight=1.0,
         name=spec,
-        leaf_bits=LEAF_BITS,
+        leaf_bits=DEEP_LEAF_BITS if opts.depth >= DEEP_FROM else LEAF_BITS,
         batch=evaluate_leaves,
     )
