@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -83,9 +83,9 @@ class _Reversed:
     """A backend that runs the chunks last first (a cluster finishes them in any order)."""
 
     def map_chunks(
-        self, task: Task[Any], chunks: Sequence[Sequence[int]]
-    ) -> Generator[tuple[Sequence[int], list[Any]], None, None]:
-        for chunk in reversed(chunks):
+        self, task: Task[Any], chunks: Iterable[Sequence[int]]
+    ) -> Generator[tuple[Sequence[int], Any], None, None]:
+        for chunk in reversed(list(chunks)):
             yield chunk, task(chunk)
 
 
@@ -96,8 +96,42 @@ def test_results_come_sorted_and_the_callback_sees_each_once() -> None:
     )
     assert done.results == [i * i for i in range(10)] and not done.interrupted
     assert seen == [9, 6, 7, 8, 3, 4, 5, 0, 1, 2]
-    assert runner.chunks_of(7, 3) == [range(0, 3), range(3, 6), range(6, 7)]
-    assert runner.chunk_size(1000, 2) == 16 and runner.chunk_size(10, 4) == 1
+
+
+def test_chunks_follow_the_time_a_game_takes() -> None:
+    fixed = runner.Chunks([0, 1, 2, 4, 5, 6, 7], 3)
+    fixed.timed(3, 100.0)  # a fixed size ignores the timings
+    assert list(fixed) == [[0, 1, 2], [4, 5, 6], [7]]
+    with pytest.raises(ValueError, match="chunk size"):
+        runner.Chunks([0], 0)
+    chunks = runner.Chunks(range(100))
+    assert [next(chunks), next(chunks)] == [[0], [1]]  # nothing timed yet: one game each
+    chunks.timed(1, 30.0)  # slow games stay one a chunk (a Ctrl-C loses one game a worker)
+    chunks.timed(1, 10.0)
+    assert next(chunks) == [2]
+    fast = runner.Chunks(range(100))
+    fast.timed(2, 1e-4)  # fast games: the most a chunk holds
+    assert fast.size() == runner.MAX_CHUNK
+    c = runner.Chunks(range(100))
+    c.timed(10, 10 * runner.CHUNK_SECONDS / 5)  # five games take a chunk's time
+    assert next(c) == [0, 1, 2, 3, 4]
+
+
+def test_a_run_times_its_chunks_and_grows_them() -> None:
+    sizes: list[int] = []
+
+    @dataclass
+    class _Recording:
+        def map_chunks(
+            self, task: Task[Any], chunks: Iterable[Sequence[int]]
+        ) -> Generator[tuple[Sequence[int], Any], None, None]:
+            for chunk in chunks:  # lazily: each chunk sized after the ones before
+                sizes.append(len(chunk))
+                yield chunk, task(chunk)
+
+    done = runner.run(_Squares(), 40, backend=_Recording())
+    assert done.results == [i * i for i in range(40)]
+    assert sizes[0] == 1 and max(sizes) == runner.MAX_CHUNK and sum(sizes) == 40
 
 
 def test_ctrl_c_keeps_the_finished_games_in_process() -> None:

@@ -1,10 +1,15 @@
 """Where the games of a run are played: a backend maps a task over chunks of game indices.
 
 A backend knows nothing of games. :func:`boardai.arena.runner.run` cuts the indices of a run
-into chunks and gives a backend a picklable ``task(chunk) -> results`` (one result per index,
-in the chunk's order); the backend runs the task on every chunk, wherever it likes, and yields
-each chunk with its results as soon as they are done, in any order. As every game depends only
-on its index and the run's seed, where and in what order the chunks run changes nothing.
+into chunks and gives a backend a picklable ``task(chunk)`` (it returns the chunk's results,
+one per index in the chunk's order, and the seconds they took); the backend runs the task on
+every chunk, wherever it likes, and yields each chunk with its results as soon as they are
+done, in any order. As every game depends only on its index and the run's seed, where and in
+what order the chunks run changes nothing.
+
+The chunks come as an iterator that the backend reads as it hands work out, in the thread
+that reads the backend's results, and at most two chunks a worker ahead of them: the runner
+sizes each chunk from how long the games before it took (:class:`~boardai.arena.runner.Chunks`).
 
 >>> list(InProcess().map_chunks(lambda c: [i * i for i in c], [[0, 1], [2]]))
 [([0, 1], [0, 1]), ([2], [4])]
@@ -14,26 +19,30 @@ A cluster backend (Ray) implements the same :class:`Backend` protocol.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import multiprocessing.pool
+import queue
 import signal
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from typing import Generic, Protocol, TypeVar
 
 R = TypeVar("R")
 
-#: ``task(chunk) -> results``: plays the games of a chunk of indices, one result per index.
-Task = Callable[[Sequence[int]], list[R]]
+#: ``task(chunk)``: plays the games of a chunk of indices; what it returns comes back as it is
+#: (the runner's task: the chunk's results, one per index, and the seconds they took).
+Task = Callable[[Sequence[int]], R]
 
 
 class Backend(Protocol):
     """Runs a task over chunks of game indices."""
 
     def map_chunks(
-        self, task: Task[R], chunks: Sequence[Sequence[int]]
-    ) -> Generator[tuple[Sequence[int], list[R]], None, None]:
+        self, task: Task[R], chunks: Iterable[Sequence[int]]
+    ) -> Generator[tuple[Sequence[int], R], None, None]:
         """Yield ``(chunk, task(chunk))`` for every chunk as each is done, in any order;
-        closing the generator stops the work still under way.
+        closing the generator stops the work still under way. ``chunks`` is read lazily, a
+        chunk when a worker is about to need it, in the thread that reads the results.
 
         An exception of a task is raised here (as it was raised there). On KeyboardInterrupt
         (Ctrl-C, SIGTERM in the commands) the backend stops the work still under way and
@@ -46,8 +55,8 @@ class InProcess:
     """Plays the chunks one after another in this process (no start-up cost, no pickling)."""
 
     def map_chunks(
-        self, task: Task[R], chunks: Sequence[Sequence[int]]
-    ) -> Generator[tuple[Sequence[int], list[R]], None, None]:
+        self, task: Task[R], chunks: Iterable[Sequence[int]]
+    ) -> Generator[tuple[Sequence[int], R], None, None]:
         for chunk in chunks:
             yield chunk, task(chunk)
 
@@ -66,14 +75,38 @@ class ProcessPool:
         self.workers = workers
 
     def map_chunks(
-        self, task: Task[R], chunks: Sequence[Sequence[int]]
-    ) -> Generator[tuple[Sequence[int], list[R]], None, None]:
-        if not chunks:
+        self, task: Task[R], chunks: Iterable[Sequence[int]]
+    ) -> Generator[tuple[Sequence[int], R], None, None]:
+        pending = iter(chunks)
+        first = list(itertools.islice(pending, self.workers))
+        if not first:
             return
         ctx = multiprocessing.get_context("spawn")
-        pool = ctx.Pool(min(self.workers, len(chunks)), initializer=_ignore_sigint)
+        pool = ctx.Pool(len(first), initializer=_ignore_sigint)
+        tagged = _Tagged(task)
+        done: queue.Queue[tuple[Sequence[int], R] | _Failed] = queue.Queue()
+        in_flight = 0
+
+        def submit(chunk: Sequence[int]) -> None:
+            nonlocal in_flight
+            pool.apply_async(
+                tagged, (chunk,), callback=done.put, error_callback=lambda e: done.put(_Failed(e))
+            )
+            in_flight += 1
+
         try:
-            yield from pool.imap_unordered(_Tagged(task), chunks, chunksize=1)
+            # every worker busy with one chunk and the next one queued
+            for chunk in itertools.chain(first, itertools.islice(pending, len(first))):
+                submit(chunk)
+            while in_flight:
+                item = done.get()  # Ctrl-C interrupts the wait
+                in_flight -= 1
+                if isinstance(item, _Failed):
+                    raise item.error
+                yield item
+                following = next(pending, None)
+                if following is not None:
+                    submit(following)
         except BaseException:  # Ctrl-C, a task's error, or the caller stopped early
             _stop(pool)
             raise
@@ -87,8 +120,15 @@ class _Tagged(Generic[R]):
     def __init__(self, task: Task[R]) -> None:
         self.task = task
 
-    def __call__(self, chunk: Sequence[int]) -> tuple[Sequence[int], list[R]]:
+    def __call__(self, chunk: Sequence[int]) -> tuple[Sequence[int], R]:
         return chunk, self.task(chunk)
+
+
+class _Failed:
+    """A task's exception, as the pool's error callback hands it over."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
 
 
 def _stop(pool: multiprocessing.pool.Pool, patience: float = 10.0) -> None:

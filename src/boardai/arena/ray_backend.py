@@ -12,8 +12,9 @@ twice is never counted twice. Every node needs boardai installed (the tasks impo
 
 from __future__ import annotations
 
+import itertools
 import logging
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from typing import Any, TypeVar
 
 from boardai.arena.backends import Task
@@ -80,24 +81,35 @@ class RayBackend:
         return max(1, int(ray.cluster_resources().get("CPU", 1)))
 
     def map_chunks(
-        self, task: Task[R], chunks: Sequence[Sequence[int]]
-    ) -> Generator[tuple[Sequence[int], list[R]], None, None]:
-        if not chunks:
+        self, task: Task[R], chunks: Iterable[Sequence[int]]
+    ) -> Generator[tuple[Sequence[int], R], None, None]:
+        todo = iter(chunks)
+        first = next(todo, None)
+        if first is None:
             return
         ray = self._connect()
         remote = ray.remote(num_cpus=1, max_retries=self.retries)(_play_chunk)
         task_ref = ray.put(task)
-        pending = {remote.remote(task_ref, list(c)): c for c in chunks}
+        pending: dict[Any, Sequence[int]] = {}
+
+        def submit(chunk: Sequence[int] | None) -> None:
+            if chunk is not None:
+                pending[remote.remote(task_ref, list(chunk))] = chunk
+
+        submit(first)
+        for chunk in itertools.islice(todo, 2 * self.cpus() - 1):  # two a CPU in flight
+            submit(chunk)
         try:
             while pending:
                 done, _ = ray.wait(list(pending), num_returns=1)
                 for ref in done:
                     chunk = pending.pop(ref)
                     try:
-                        results = ray.get(ref)
+                        result = ray.get(ref)
                     except ray.exceptions.RayTaskError as e:
                         raise e.cause from None  # the task's own error, as the pool gives it
-                    yield chunk, results
+                    yield chunk, result
+                    submit(next(todo, None))
         finally:  # Ctrl-C, an error, or the caller stopped early: stop what is left
             if pending and self._joined:
                 # This backend's own Ray session: leave it, which ends the tasks with it.
@@ -110,5 +122,5 @@ class RayBackend:
                     ray.cancel(ref)
 
 
-def _play_chunk(task: Task[R], chunk: list[int]) -> list[R]:
+def _play_chunk(task: Task[R], chunk: list[int]) -> R:
     return task(chunk)

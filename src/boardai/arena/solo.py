@@ -135,7 +135,8 @@ def play_games(
             result's ``records``.
         on_result: called as each game finishes (for progress bars and incremental files).
         backend: where to play (default: this process or a pool of ``workers``).
-        chunk: games sent to a worker at a time (default: :func:`~boardai.arena.runner.chunk_size`).
+        chunk: games sent to a worker at a time (default: sized by the games' time,
+            :class:`~boardai.arena.runner.Chunks`).
         journal: where each game is written as it finishes; its games are not played again.
 
     Raises:
