@@ -247,6 +247,41 @@ def test_a_kept_leaf_cache_changes_no_value(boards, leaf_bits):
         assert kept.tolist() == fresh.tolist()
 
 
+@njit(cache=False)  # inlines search's kernels: a cached copy would not see them change
+def _spawn_moves_both(after: np.uint64, cell: np.int64, tile: np.uint64) -> tuple:
+    """A spawn's moves the chance node's way (:func:`search._spawn_moves`, from the
+    afterstate's) and afresh (:func:`search._moves`)."""
+    t_after = search.transpose(after)
+    r, c = np.uint64(cell >> 2), np.uint64(cell & 3)
+    rows, cols = search._line_rewards(after, t_after)
+    row = (after >> (np.uint64(16) * r)) & np.uint64(0xFFFF)
+    col = (t_after >> (np.uint64(16) * c)) & np.uint64(0xFFFF)
+    row_reward = rows - np.int64(search.REWARD_TABLE[np.int64(row)])
+    col_reward = cols - np.int64(search.REWARD_TABLE[np.int64(col)])
+    fast = search._spawn_moves(
+        search._moves(after, t_after, False)[0], row_reward, col_reward,
+        row | (tile << (np.uint64(4) * c)), col | (tile << (np.uint64(4) * r)), r, c, True,
+    )  # fmt: skip
+    board = after | (tile << np.uint64(4 * cell))
+    return fast, search._moves(board, search.transpose(board), True)
+
+
+# Any tiles up to 32768, pairs of 32768 (a merge past the one-word board) included.
+high_boards = st.lists(st.integers(0, 15), min_size=16, max_size=16)
+
+
+@given(high_boards, st.integers(0, 15), st.sampled_from([1, 2]))
+@settings(max_examples=300, deadline=None)
+def test_a_spawn_moves_as_the_board_afresh(exponents, cell, tile):
+    """Moving only the spawn's row and column gives every afterstate and reward as moving the
+    whole board again."""
+    exponents[cell] = 0
+    after = np.uint64(Board.from_exponents(exponents).lo)
+    fast, fresh = _spawn_moves_both(after, cell, np.uint64(tile))
+    assert [int(x) for x in fast[0]] == [int(x) for x in fresh[0]]
+    assert [int(x) for x in fast[1]] == [int(x) for x in fresh[1]]
+
+
 def test_bad_leaf_bits():
     with pytest.raises(ValueError, match="leaf cache bits"):
         search.Table(10, leaf_bits=2)

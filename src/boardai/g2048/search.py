@@ -149,6 +149,55 @@ def _moves(
     return (up, right, down, left), (r_cols, r_rows, r_cols, r_rows)
 
 
+_COLUMN = np.uint64(0x000F_000F_000F_000F)
+
+
+@njit(inline="always")
+def _spawn_moves(
+    moved: tuple[np.uint64, ...],
+    row_reward: np.int64,
+    col_reward: np.int64,
+    row: np.uint64,
+    col: np.uint64,
+    r: np.uint64,
+    c: np.uint64,
+    with_rewards: bool,
+) -> tuple[tuple[np.uint64, ...], tuple[np.int64, ...]]:
+    """:func:`_moves` of a board that differs from one already moved in one cell, row ``r``,
+    column ``c``: ``moved`` is that board's (up, right, down, left), ``row_reward`` /
+    ``col_reward`` its rows' / columns' reward sums less row ``r``'s / column ``c``'s, and
+    ``row`` / ``col`` the new board's row ``r`` / column ``c`` (a column as a row of the
+    transposed board). Only that row and that column move again: four table reads, not
+    sixteen, and the same afterstates and rewards."""
+    up, right, down, left = moved
+    rs = np.uint64(16) * r
+    cs = np.uint64(4) * c
+    keep_row = ~(_ROW << rs)
+    keep_col = ~(_COLUMN << cs)
+    left = (left & keep_row) | (np.uint64(LEFT_TABLE[np.int64(row)]) << rs)
+    right = (right & keep_row) | (np.uint64(RIGHT_TABLE[np.int64(row)]) << rs)
+    up = (up & keep_col) | (_UP_TABLE[np.int64(col)] << cs)
+    down = (down & keep_col) | (_DOWN_TABLE[np.int64(col)] << cs)
+    r_rows = np.int64(0)
+    r_cols = np.int64(0)
+    if with_rewards:
+        r_rows = (row_reward + np.int64(REWARD_TABLE[np.int64(row)])) & _REWARD_MASK
+        r_cols = (col_reward + np.int64(REWARD_TABLE[np.int64(col)])) & _REWARD_MASK
+    return (up, right, down, left), (r_cols, r_rows, r_cols, r_rows)
+
+
+@njit(inline="always")
+def _line_rewards(b: np.uint64, t: np.uint64) -> tuple[np.int64, np.int64]:
+    """The reward sums of the rows of ``b`` and of its columns (the rows of ``t``), unmasked."""
+    r_rows = np.int64(0)
+    r_cols = np.int64(0)
+    for k in range(4):
+        sh = np.uint64(16 * k)
+        r_rows += np.int64(REWARD_TABLE[np.int64((b >> sh) & _ROW)])
+        r_cols += np.int64(REWARD_TABLE[np.int64((t >> sh) & _ROW)])
+    return r_rows, r_cols
+
+
 #: Statistics slots of the ``stats`` array the kernels fill (:data:`N_STATS` of them): moves
 #: generated, leaves reached, chance nodes expanded, chance-node table hits, leaves answered by
 #: the leaf cache.
@@ -357,18 +406,33 @@ def _chance(
     total = 0.0
     p2 = 1.0 - p4
     t_after = transpose(after)
+    # Each spawn changes one row and one column: move the afterstate once, then only those.
+    with_rewards = reward_weight != 0.0
+    moved = _moves(after, t_after, False)[0]
+    all_rows, all_cols = _line_rewards(after, t_after) if with_rewards else (0, 0)
     for i in range(16):
         sh = np.uint64(4 * i)
         if (after >> sh) & _NIB != 0:
             continue
-        t_sh = np.uint64(4 * (4 * (i & 3) + (i >> 2)))  # cell (r, c) is (c, r) in t_after
+        r = np.uint64(i >> 2)
+        c = np.uint64(i & 3)
+        row = (after >> (np.uint64(16) * r)) & _ROW
+        col = (t_after >> (np.uint64(16) * c)) & _ROW  # column c is row c of t_after
+        row_reward = np.int64(0)
+        col_reward = np.int64(0)
+        if with_rewards:
+            row_reward = all_rows - np.int64(REWARD_TABLE[np.int64(row)])
+            col_reward = all_cols - np.int64(REWARD_TABLE[np.int64(col)])
         for k in range(2):
             p = p2 if k == 0 else p4
             if p <= 0.0:
                 continue
             tile = np.uint64(k + 1)
             board = after | (tile << sh)
-            outs, rewards = _moves(board, t_after | (tile << t_sh), reward_weight != 0.0)
+            outs, rewards = _spawn_moves(
+                moved, row_reward, col_reward, row | (tile << (np.uint64(4) * c)),
+                col | (tile << (np.uint64(4) * r)), r, c, with_rewards,
+            )  # fmt: skip
             stats[STAT_MOVES] += 4
             best = 0.0
             found = False
