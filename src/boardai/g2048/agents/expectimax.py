@@ -27,11 +27,14 @@ from boardai.g2048.agents import REGISTRY, make_agent  # noqa: F401 (doctest)
 from boardai.g2048.board import Board
 from boardai.spec import Choice, Range
 
-#: preset -> (min depth, max depth, probability cut-off, table bits)
+#: preset -> (min depth, max depth, probability cut-off, table bits). Strong's table has room
+#: for its 100,000-odd chance nodes a move in 262,144 slots (6 MiB): 4M slots (96 MiB), as
+#: before session 23, missed the cache on every probe and took 1.16x the time a move, for the
+#: same move in 545 of 553 positions (docs/benchmarks.md).
 PRESETS: dict[str, tuple[int, int, float, int]] = {
     "fast": (2, 2, 1e-3, 16),
     "default": (2, 4, 1e-3, 18),
-    "strong": (4, 12, 1e-4, 22),
+    "strong": (4, 12, 1e-4, 18),
 }
 
 
@@ -171,7 +174,7 @@ class ExpectimaxAgent:
 @REGISTRY.register(
     "expectimax",
     ExpectimaxOptions,
-    public={  # depth 6 takes well under a second; strong's depth 12 and 2**22 table do not
+    public={  # depth 6 takes well under a second; strong's depth 12 does not
         "preset": Choice(tuple(PRESETS)),
         "depth": Range(1, 6),
         "min_depth": Range(1, 6),
