@@ -268,12 +268,10 @@ class Table:
         """The leaf cache's tag for searches with this evaluator, batch form and data: the
         same as the last search's while all three are the same objects (its leaves are still
         good), a new one, which empties the cache in O(1), when any differs."""
-        owner = (evaluator, batch, data)
-        if len(self._leaf_owner) != 3 or any(
-            a is not b for a, b in zip(owner, self._leaf_owner, strict=True)
-        ):
+        owner = self._leaf_owner  # (a call a search: no generator, no zip)
+        if not (owner and owner[0] is evaluator and owner[1] is batch and owner[2] is data):
             self.clear_leaves()
-            self._leaf_owner = owner
+            self._leaf_owner = (evaluator, batch, data)
         return self.leaf_generation
 
     def clear_leaves(self) -> None:
@@ -639,6 +637,7 @@ def approximate_board(lo: int, hi: int) -> int:
     return lo
 
 
+_NO_TAG = np.uint32(0)  # the leaf tag of a table without a leaf cache (never read)
 _DEFAULT: list[Table] = []
 #: (id(evaluator), id(batch), id(data)) -> ((evaluator, batch, data), compiled search_root).
 _ENTRIES: dict[tuple[int, int, int], tuple[tuple[object, ...], Callable[..., np.ndarray]]] = {}
@@ -762,7 +761,7 @@ def search(
                 break
         t0 = time.perf_counter()
         gen = np.uint32(table.next_generation())
-        lgen = np.uint32(table.leaf_tag(evaluator, batch, data))
+        lgen = np.uint32(table.leaf_tag(evaluator, batch, data)) if table.leaf_bits else _NO_TAG
         args = (
             approx, d, evaluator, batch, data, float(reward_weight), float(prob_cut),
             float(p4), *table.arrays(), gen, lgen, stats,
