@@ -8,7 +8,7 @@ from typing import Any
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 
 def _borrow(typingctx: Any, arr: Any) -> Any:
@@ -33,6 +33,25 @@ def _borrow(typingctx: Any, arr: Any) -> Any:
 
 #: :func:`_borrow` as a compiled intrinsic: ``view = borrow(array)``.
 borrow: Any = intrinsic(_borrow)
+
+
+def borrow_all(value):  # type: ignore[no-untyped-def]  # (numba matches the overload's names)
+    """``value`` with every array in it, in tuples nested to any depth, :func:`borrow`-ed; the
+    rest as it is. For a kernel's ``data`` argument of any shape (a search's evaluator data).
+    Compiled code only."""
+    raise NotImplementedError("borrow_all runs in compiled code only")
+
+
+@overload(borrow_all, inline="always")
+def _borrow_all(value):  # type: ignore[no-untyped-def]
+    if isinstance(value, types.Array):
+        return lambda value: borrow(value)
+    if isinstance(value, types.BaseTuple) and len(value) > 0:
+        items = "".join(f"borrow_all(value[{i}]), " for i in range(len(value)))
+        namespace: dict[str, Any] = {"borrow_all": borrow_all}
+        exec(f"def each(value):\n    return ({items})\n", namespace)
+        return namespace["each"]
+    return lambda value: value
 
 
 def _prefetch(typingctx: Any, arr: Any, index: Any) -> Any:
