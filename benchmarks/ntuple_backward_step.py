@@ -16,7 +16,7 @@ import time
 import numpy as np
 from numba import njit
 
-from boardai.learn.intrinsics import prefetch
+from boardai.intrinsics import prefetch
 from boardai.learn.ntuple import add_at, map_pages, sum_at, sum_at_pair
 
 AHEAD = 2

@@ -58,7 +58,7 @@ from boardai.errors import UsageError
 from boardai.g2048.kernels import transpose
 from boardai.g2048.ntuple_index import SPECIALISE_MIN_CELLS, IndexLayout, sum_weights, write_indices
 from boardai.g2048.patterns import Pattern, parse_patterns, pattern_names
-from boardai.learn.intrinsics import borrow
+from boardai.intrinsics import borrow
 from boardai.learn.ntuple import table_offsets
 
 if TYPE_CHECKING:
@@ -171,7 +171,7 @@ def _stage_base(board: np.uint64, data: Any) -> np.int64:
 def lookup_indices(board: np.uint64, data: Any, out: np.ndarray) -> None:
     """Write the ``8 * P`` weight indices of a feature board into ``out`` (stage included):
     ``out[8 * p + i]`` is pattern ``p`` seen through symmetry ``i``. Each weight starts
-    loading as its index is written (:func:`~boardai.learn.intrinsics.prefetch`), for the sum
+    loading as its index is written (:func:`~boardai.intrinsics.prefetch`), for the sum
     that reads them next (:func:`~boardai.g2048.ntuple_index.write_indices`)."""
     board = np.uint64(board)
     write_indices(images(board), _stage_base(board, data), data, out)

@@ -41,7 +41,7 @@ from numba.core import cgutils
 from numba.extending import NativeValue, models, overload, register_model, typeof_impl, unbox
 
 from boardai._jit import njit
-from boardai.learn.intrinsics import prefetch
+from boardai.intrinsics import prefetch
 
 #: Networks with a pattern of at least this many cells (tables of 16**5 entries and up)
 #: get kernels compiled for their patterns; smaller ones share the generic kernels.
@@ -200,7 +200,7 @@ def _indices(im: tuple[np.uint64, ...], runs: np.ndarray, p: int, n: int) -> tup
 def write_indices(im, base, data, out):  # type: ignore[no-untyped-def]
     """Write the ``8 * P`` weight indices of the images ``im`` into ``out``, stage offset
     ``base`` included, ``out[8 * p + i]`` for pattern ``p`` on image ``i``, and start loading
-    each weight (:func:`~boardai.learn.intrinsics.prefetch`). Compiled code only; ``data`` is
+    each weight (:func:`~boardai.intrinsics.prefetch`). Compiled code only; ``data`` is
     the network's :meth:`~boardai.g2048.ntuple.NTupleNetwork.data`."""
     raise NotImplementedError("write_indices runs in compiled code only")
 

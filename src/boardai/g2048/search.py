@@ -90,7 +90,7 @@ from boardai.g2048.kernels import (
     count_empty,
     transpose,
 )
-from boardai.learn.intrinsics import borrow, borrow_all
+from boardai.intrinsics import borrow, borrow_all
 
 if TYPE_CHECKING:
     from boardai.g2048.board import Board

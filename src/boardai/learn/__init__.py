@@ -5,14 +5,15 @@ encoding: board -> table indices, symmetries as cell maps, its network class).
   layout of the weight tables, the lookup and update kernels (plain, temporal coherence).
 - :mod:`boardai.learn.model_file`: one n-tuple model-file format for every game: compressed,
   atomic, with metadata; compact (int16) files.
-- :mod:`boardai.learn.intrinsics`: numba intrinsics for memory-bound loops (borrow, prefetch).
 - :mod:`boardai.learn.replay`, :mod:`boardai.learn.schedules`, :mod:`boardai.learn.qnets`: DQN's
   replay buffer, exploration strategies and rate schedules, and the fully connected stack
   both games' Q nets use.
 - :mod:`boardai.learn.store`, :mod:`boardai.learn.torch_file`: the shipped models, and safe
   torch checkpoints.
 
-The games' own parts: 2048's network, patterns, downgrading and augmentation in
+The numba intrinsics these kernels and the searches share (borrow, prefetch) are one layer
+down, in :mod:`boardai.intrinsics`. The games' own parts: 2048's network, patterns,
+downgrading and augmentation in
 :mod:`boardai.g2048` (``ntuple``, ``patterns``, ``downgrade``, ``augment``); Othello's
 network in :mod:`boardai.othello.ntuple`; the Q networks in :mod:`boardai.g2048.qnetworks` and
 :mod:`boardai.othello.qnet`.

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from boardai._jit import njit
-from boardai.learn.intrinsics import prefetch
+from boardai.intrinsics import prefetch
 from boardai.othello.ntuple import NTupleNetwork, stage_of
 from boardai.othello.ntuple_lines import line_groups, line_index, transpose
 

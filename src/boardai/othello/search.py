@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from boardai._jit import njit
+from boardai.intrinsics import borrow, borrow_all
 from boardai.othello import evaluation as ev
 from boardai.othello import probcut
 from boardai.othello.endgame import solve_endgame
@@ -396,6 +397,8 @@ def search_root(
     ``keys``/``vals``/``info`` are the transposition table (see :class:`Searcher`), ``gen``
     the number of the current search.
     """
+    keys, vals, info, stats = borrow(keys), borrow(vals), borrow(info), borrow(stats)
+    data, mpc = borrow_all(data), borrow_all(mpc)
     moves = legal_moves(P, O)
     if moves == 0:
         if legal_moves(O, P) == 0:

@@ -32,7 +32,7 @@ side by side with ``t - 1``'s value before it learns (:func:`_learn_back`: two c
 additions at once, where one waited for the other: a step takes a quarter less time when
 its weights are in L1, a few percent less when they come from memory,
 ``benchmarks/ntuple_backward_step.py``). The network's
-arrays are :func:`~boardai.learn.intrinsics.borrow`-ed, so passing them between the (inlined)
+arrays are :func:`~boardai.intrinsics.borrow`-ed, so passing them between the (inlined)
 kernels costs no atomic reference counting. None of this changes a result: the weights after a
 run are the same bit for bit.
 
@@ -58,7 +58,7 @@ from boardai._jit import njit
 from boardai.g2048.kernels import max_exponent, spawn_wide, start_board
 from boardai.g2048.ntuple import borrow_data, tile_presence
 from boardai.g2048.ntuple_play import greedy_move_into
-from boardai.learn.intrinsics import borrow, prefetch
+from boardai.intrinsics import borrow, prefetch
 from boardai.learn.ntuple import add_at, add_at_tc, sum_at, sum_at_pair
 from boardai.rng import seed_stream, splitmix64
 

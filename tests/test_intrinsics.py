@@ -7,7 +7,7 @@ import sys
 import numpy as np
 
 from boardai._jit import njit
-from boardai.learn.intrinsics import borrow_all
+from boardai.intrinsics import borrow_all
 
 
 @njit(cache=False)

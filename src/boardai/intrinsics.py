@@ -1,5 +1,6 @@
-"""Numba intrinsics for the learners' hot loops: a reference-free view of an array and a
-prefetch hint. Neither changes a result; both only make memory-bound loops faster."""
+"""Numba intrinsics for the hot loops (the learners' training loops, both games' searches): a
+reference-free view of an array (and of every array in a tuple) and a prefetch hint. Neither
+changes a result; both only make the loops faster."""
 
 from __future__ import annotations
 
