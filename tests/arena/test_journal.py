@@ -110,3 +110,33 @@ def test_more_games_extend_a_journal_and_fewer_are_another_run(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "games: 9 there, 7 now" in err[0]
     assert journal.read_text().splitlines() == lines  # refused: untouched
+
+
+def test_a_journal_names_its_models_and_refuses_other_weights(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from boardai.g2048.train.trainer import TrainConfig, Trainer
+
+    trainer = Trainer(TrainConfig(patterns="0123,4567", seed=1))
+    trainer.train(20)
+    net = tmp_path / "n.npz"
+    trainer.save(net)
+    journal = tmp_path / "run.jsonl"
+    argv = ["2048", "eval", "--agent", f"ntuple:model={net}", "--games", "3", "--workers", "1"]
+    assert main([*argv, "--resume", str(journal)]) == 0
+    header = json.loads(journal.read_text().splitlines()[0])
+    assert list(header["models"]) == [str(net)] and len(header["models"][str(net)]) == 16
+    assert main([*argv, "--games", "4", "--resume", str(journal)]) == 0  # same weights: resumes
+    trainer.train(20)  # other weights under the same path
+    trainer.save(net)
+    capsys.readouterr()
+    assert main([*argv, "--games", "5", "--resume", str(journal)]) == 2
+    err = capsys.readouterr().err
+    assert "journal of another run" in err and "models" in err and err.count("\n") == 1
+    # a journal written before headers named models resumes as before (nothing to check)
+    lines = journal.read_text().splitlines()
+    old = json.loads(lines[0])
+    del old["models"]
+    journal.write_text("\n".join([json.dumps(old), *lines[1:]]) + "\n")
+    assert main([*argv, "--games", "5", "--resume", str(journal)]) == 0
+    capsys.readouterr()

@@ -103,6 +103,9 @@ class Journal:
             except ValueError:
                 break  # a line torn by a crash: it and anything after it are dropped
             good += len(line)
+        if lines and "models" in head and "models" not in lines[0]:
+            # a journal from before headers named the models: nothing to check them against
+            head = {k: v for k, v in head.items() if k != "models"}
         extended = bool(lines) and _extends(lines[0], head)
         if lines:
             if lines[0] != head and not extended:

@@ -214,6 +214,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     from boardai.cli._common import check_outputs, sigterm_as_ctrl_c
 
+    store = sys.modules.get("boardai.learn.store")
+    if store is not None:  # a command run in-process after another: its own models only
+        store.forget_resolved()
     try:
         check_outputs(args)
         with sigterm_as_ctrl_c():

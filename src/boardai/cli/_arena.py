@@ -42,9 +42,13 @@ def where_to_play(args: argparse.Namespace) -> tuple[Backend | None, int]:
 
 
 def open_journal(args: argparse.Namespace, header: dict[str, Any]) -> Journal | None:
-    """The ``--resume`` journal of this run (None without one)."""
+    """The ``--resume`` journal of this run (None without one). Called once the players have
+    been built here: the header also names the models they read, with their checksums, so that
+    the run is not resumed with other weights under the same name or path."""
     if not getattr(args, "resume", None):
         return None
     from boardai.arena.journal import Journal
+    from boardai.learn import store
 
-    return Journal.open(args.resume, header)
+    models = store.resolved_models()
+    return Journal.open(args.resume, {**header, "models": models} if models else header)

@@ -339,6 +339,7 @@ def resolve(ref: str, game: str, kind: str | tuple[str, ...]) -> Path:
                 f"{ref!r} is neither a model name nor a file "
                 f"(models: {', '.join(names(game)) or 'none yet'})"
             )
+        _RESOLVED[ref] = ""  # hashed if asked (resolved_models)
         return Path(ref)
     e = entry(ref)
     kinds = (kind,) if isinstance(kind, str) else kind
@@ -348,7 +349,36 @@ def resolve(ref: str, game: str, kind: str | tuple[str, ...]) -> Path:
             f"model {ref!r} is {_label(e.game, e.kind)}, this needs {wanted} "
             f"(models: {', '.join(names(game)) or 'none'})"
         )
-    return path_of(ref)
+    path = path_of(ref)
+    _RESOLVED[ref] = e.sha256
+    return path
+
+
+#: Every ``model=`` value this process has resolved: its manifest sha256, or "" for a path.
+_RESOLVED: dict[str, str] = {}
+
+
+def resolved_models() -> dict[str, str]:
+    """Each model this process has resolved (a name or a path, as given) and the first 16 hex
+    digits of its file's sha256: what a ``--resume`` journal records, so that a run resumed
+    after its model's weights changed under the same name is refused, not mixed."""
+    out = {}
+    for ref, sha in sorted(_RESOLVED.items()):
+        if not sha and Path(ref).is_file():
+            stat = Path(ref).stat()
+            sha = _sha_of(str(Path(ref).resolve()), stat.st_mtime_ns, stat.st_size)
+        out[ref] = sha[:16]
+    return out
+
+
+def forget_resolved() -> None:
+    """Start :func:`resolved_models` afresh (each command names only the models it read)."""
+    _RESOLVED.clear()
+
+
+@lru_cache(maxsize=64)
+def _sha_of(path: str, mtime_ns: int, size: int) -> str:
+    return sha256_of(path)
 
 
 def _label(game: str, kind: str) -> str:

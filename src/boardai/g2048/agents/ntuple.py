@@ -162,7 +162,7 @@ DEEP_LEAF_BITS, DEEP_FROM = 16, 4
 )
 def make_ntuple(opts: NTupleOptions, seed: int | None) -> Any:
     """A trained n-tuple network: 1-ply greedy, or expectimax with depth=2..12 (time_ms=100: a
-    budget a move; prob_cut=0.03: deep only on crowded boards, depth 6 in about 1.5 ms a
+    budget a move; prob_cut=0.03: deep only on crowded boards, depth 6 in under 1 ms a
     move); downgrade=16384 values late boards as earlier ones."""
     from boardai.learn import store
 
