@@ -28,7 +28,7 @@ from boardai.g2048.board import Board
 from boardai.spec import Choice, Range
 
 #: preset -> (min depth, max depth, probability cut-off, table bits). Strong's table has room
-#: for its 100,000-odd chance nodes a move in 262,144 slots (6 MiB): 4M slots (96 MiB), as
+#: for its 100,000-odd chance nodes a move in 262,144 slots (6 MiB): 4M slots (80 MiB), as
 #: before session 23, missed the cache on every probe and took 1.16x the time a move, for the
 #: same move in 545 of 553 positions (docs/benchmarks.md).
 PRESETS: dict[str, tuple[int, int, float, int]] = {
