@@ -229,8 +229,8 @@ class Table:
     arrays), call :meth:`clear_leaves`.
 
     Args:
-        bits: log2 of the number of slots (20: a million slots, 20 MiB).
-        leaf_bits: log2 of the leaf cache's slots (0: none; 14: 16,384 slots, 320 KiB).
+        bits: log2 of the number of slots (20: a million slots, 24 MiB).
+        leaf_bits: log2 of the leaf cache's slots (0: none; 14: 16,384 slots, 384 KiB).
     """
 
     def __init__(self, bits: int = 20, leaf_bits: int = 0) -> None:
