@@ -254,10 +254,7 @@ def _spawn_moves_both(after: np.uint64, cell: np.int64, tile: np.uint64) -> tupl
     t_after = search.transpose(after)
     r, c = np.uint64(cell >> 2), np.uint64(cell & 3)
     rows, cols = search._line_rewards(after, t_after)
-    row = (after >> (np.uint64(16) * r)) & np.uint64(0xFFFF)
-    col = (t_after >> (np.uint64(16) * c)) & np.uint64(0xFFFF)
-    row_reward = rows - np.int64(search.REWARD_TABLE[np.int64(row)])
-    col_reward = cols - np.int64(search.REWARD_TABLE[np.int64(col)])
+    row, col, row_reward, col_reward = search._spawn_lines(after, t_after, r, c, rows, cols, True)
     fast = search._spawn_moves(
         search._moves(after, t_after, False)[0], row_reward, col_reward,
         row | (tile << (np.uint64(4) * c)), col | (tile << (np.uint64(4) * r)), r, c, True,

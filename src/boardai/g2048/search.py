@@ -120,6 +120,18 @@ _UP_TABLE = _column_table(LEFT_TABLE)
 _DOWN_TABLE = _column_table(RIGHT_TABLE)
 
 
+@njit(inline="always")
+def _line_rewards(b: np.uint64, t: np.uint64) -> tuple[np.int64, np.int64]:
+    """The reward sums of the rows of ``b`` and of its columns (the rows of ``t``), unmasked."""
+    r_rows = np.int64(0)
+    r_cols = np.int64(0)
+    for k in range(4):
+        sh = np.uint64(16 * k)
+        r_rows += np.int64(REWARD_TABLE[np.int64((b >> sh) & _ROW)])
+        r_cols += np.int64(REWARD_TABLE[np.int64((t >> sh) & _ROW)])
+    return r_rows, r_cols
+
+
 @njit
 def _moves(
     b: np.uint64, t: np.uint64, with_rewards: bool
@@ -132,8 +144,6 @@ def _moves(
     right = np.uint64(0)
     up = np.uint64(0)
     down = np.uint64(0)
-    r_rows = np.int64(0)
-    r_cols = np.int64(0)
     for k in range(4):
         sh = np.uint64(16 * k)
         row = np.int64((b >> sh) & _ROW)
@@ -142,11 +152,12 @@ def _moves(
         right |= np.uint64(RIGHT_TABLE[row]) << sh
         up |= _UP_TABLE[col] << np.uint64(4 * k)
         down |= _DOWN_TABLE[col] << np.uint64(4 * k)
-        if with_rewards:
-            r_rows += np.int64(REWARD_TABLE[row])
-            r_cols += np.int64(REWARD_TABLE[col])
-    r_rows &= _REWARD_MASK
-    r_cols &= _REWARD_MASK
+    r_rows = np.int64(0)
+    r_cols = np.int64(0)
+    if with_rewards:
+        r_rows, r_cols = _line_rewards(b, t)
+        r_rows &= _REWARD_MASK
+        r_cols &= _REWARD_MASK
     return (up, right, down, left), (r_cols, r_rows, r_cols, r_rows)
 
 
@@ -188,15 +199,27 @@ def _spawn_moves(
 
 
 @njit(inline="always")
-def _line_rewards(b: np.uint64, t: np.uint64) -> tuple[np.int64, np.int64]:
-    """The reward sums of the rows of ``b`` and of its columns (the rows of ``t``), unmasked."""
-    r_rows = np.int64(0)
-    r_cols = np.int64(0)
-    for k in range(4):
-        sh = np.uint64(16 * k)
-        r_rows += np.int64(REWARD_TABLE[np.int64((b >> sh) & _ROW)])
-        r_cols += np.int64(REWARD_TABLE[np.int64((t >> sh) & _ROW)])
-    return r_rows, r_cols
+def _spawn_lines(
+    after: np.uint64,
+    t_after: np.uint64,
+    r: np.uint64,
+    c: np.uint64,
+    all_rows: np.int64,
+    all_cols: np.int64,
+    with_rewards: bool,
+) -> tuple[np.uint64, np.uint64, np.int64, np.int64]:
+    """What :func:`_spawn_moves` takes of a spawn in row ``r``, column ``c`` of ``after``
+    (``t_after`` its transpose, ``all_rows`` / ``all_cols`` its :func:`_line_rewards`): that
+    row and column of ``after`` before the spawn (a column as a row of ``t_after``), and the
+    reward sums of the other rows and columns (0 unless ``with_rewards``)."""
+    row = (after >> (np.uint64(16) * r)) & _ROW
+    col = (t_after >> (np.uint64(16) * c)) & _ROW
+    row_reward = np.int64(0)
+    col_reward = np.int64(0)
+    if with_rewards:
+        row_reward = all_rows - np.int64(REWARD_TABLE[np.int64(row)])
+        col_reward = all_cols - np.int64(REWARD_TABLE[np.int64(col)])
+    return row, col, row_reward, col_reward
 
 
 #: Statistics slots of the ``stats`` array the kernels fill (:data:`N_STATS` of them): moves
@@ -420,13 +443,9 @@ def _chance(
             continue
         r = np.uint64(i >> 2)
         c = np.uint64(i & 3)
-        row = (after >> (np.uint64(16) * r)) & _ROW
-        col = (t_after >> (np.uint64(16) * c)) & _ROW  # column c is row c of t_after
-        row_reward = np.int64(0)
-        col_reward = np.int64(0)
-        if with_rewards:
-            row_reward = all_rows - np.int64(REWARD_TABLE[np.int64(row)])
-            col_reward = all_cols - np.int64(REWARD_TABLE[np.int64(col)])
+        row, col, row_reward, col_reward = _spawn_lines(
+            after, t_after, r, c, all_rows, all_cols, with_rewards
+        )
         for k in range(2):
             p = p2 if k == 0 else p4
             if p <= 0.0:
