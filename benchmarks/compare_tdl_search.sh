@@ -7,18 +7,31 @@
 # TDL2048+ searches every spawn with no transposition table (its default `-c` is none);
 # boardai with its defaults (a transposition table over chance nodes, probability cut-off
 # 1e-4, which cuts nothing at depth 2) and with prob_cut=0. Each program's own timer: TDL2048+'s
-# `summary` line; boardai's around its game loop (Python: Game.move, then the agent's act,
-# whose share is shown), so boardai's figure carries the per-move cost of the Python API.
+# `summary` line; boardai's around its game loop, twice: the compiled loop of `boardai 2048
+# bench ntuple --depth D` (game and search in compiled code, as TDL2048+'s; other spawns than
+# TDL2048+'s, the same for both rounds), then the player in a Python game loop (Game.move, then
+# the agent's act, whose share is shown), which carries the per-move cost of the Python API.
 set -eu
 dir=${1:-runs/tdl-eval}
 depth=${2:-2}
 games=${3:-100}
 rounds=${4:-2}
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
 tdl=${ANCHORS_BUILD:-$HOME/.cache/boardai-anchors}/tdl-plain
 [ -x "$tdl" ] || { echo "no $tdl: run ../shared/anchors/compare.sh td first"; exit 2; }
 [ -f "$dir/tdl4x6.w" ] && [ -f "$dir/boardai4x6.npz" ] || { echo "no networks in $dir: run benchmarks/compare_tdl_eval.sh $dir"; exit 2; }
 for r in $(seq "$rounds"); do
   for cut in 1e-4 0; do
+    boardai 2048 bench ntuple --model "$dir/boardai4x6.npz" --episodes 0 --games "$games" \
+      --depth "$depth" --prob-cut "$cut" --seed 1 --json "$tmp" >/dev/null 2>&1
+    python - "$tmp" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+g = r["games"]
+print(f"boardai  depth {r['depth']}, prob_cut {r['prob_cut']:g}, compiled game loop: {g['games']} games, "
+      f"{g['moves_mean'] * g['games']:,.0f} moves, average {g['mean']:,.0f}: {r['play_moves_per_s']:,.0f} moves/s")
+PY
     python - "$dir/boardai4x6.npz" "$depth" "$games" "$cut" <<'PY'
 import sys, time
 from boardai.g2048 import Game

@@ -335,6 +335,16 @@ def legal_mask(lo: np.uint64, hi: np.uint64) -> int:
     return mask
 
 
+@njit("u8(u8, u8)")
+def capped(lo: np.uint64, hi: np.uint64) -> np.uint64:
+    """The one-word board of ``(lo, hi)`` with tiles above 32768 (``hi`` bits) capped at
+    32768: what the search and the n-tuple features read."""
+    for i in range(16):
+        if (hi >> np.uint64(i)) & np.uint64(1):
+            lo |= _NIB << np.uint64(4 * i)
+    return lo
+
+
 @njit("i8(u8, u8)")
 def max_exponent(lo: np.uint64, hi: np.uint64) -> int:
     """Largest exponent on the board (0 for an empty board)."""

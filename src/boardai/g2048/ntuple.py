@@ -55,7 +55,7 @@ import numpy as np
 
 from boardai._jit import njit
 from boardai.errors import UsageError
-from boardai.g2048.kernels import transpose
+from boardai.g2048.kernels import capped, transpose
 from boardai.g2048.ntuple_index import SPECIALISE_MIN_CELLS, IndexLayout, sum_weights, write_indices
 from boardai.g2048.patterns import Pattern, parse_patterns, pattern_names
 from boardai.intrinsics import borrow
@@ -85,15 +85,7 @@ def borrow_data(data: Any) -> Any:
 def feature_board(lo: np.uint64, hi: np.uint64) -> np.uint64:
     """The board the features read: cells of 65536 and up (``hi`` bits) saturate to 15
     (inlined: the usual board, with no such cell, costs no call)."""
-    return lo if hi == 0 else _saturate(lo, hi)
-
-
-@njit
-def _saturate(lo: np.uint64, hi: np.uint64) -> np.uint64:
-    for i in range(16):
-        if (hi >> np.uint64(i)) & np.uint64(1):
-            lo |= _NIB << np.uint64(4 * i)
-    return lo
+    return lo if hi == 0 else capped(lo, hi)
 
 
 @njit(inline="always")

@@ -87,6 +87,7 @@ from boardai.g2048.kernels import (
     OVERFLOW,
     REWARD_TABLE,
     RIGHT_TABLE,
+    capped,
     count_empty,
     transpose,
 )
@@ -655,13 +656,9 @@ def count_distinct(board: np.uint64) -> int:
 
 
 def approximate_board(lo: int, hi: int) -> int:
-    """The one-word board the search sees: tiles above 32768 are capped at 32768."""
-    if not hi:
-        return lo
-    for i in range(16):
-        if hi >> i & 1:
-            lo |= 0xF << (4 * i)
-    return lo
+    """The one-word board the search sees: tiles above 32768 are capped at 32768
+    (:func:`~boardai.g2048.kernels.capped`)."""
+    return int(capped(np.uint64(lo), np.uint64(hi))) if hi else lo
 
 
 _NO_TAG = np.uint32(0)  # the leaf tag of a table without a leaf cache (never read)

@@ -14,7 +14,8 @@ EXAMPLES = """
 boardai 2048 bench ntuple --patterns 4x6 --episodes 2000
 boardai 2048 bench ntuple --patterns 4x6 --episodes 5000 --method online
 boardai 2048 bench ntuple --model model.npz --episodes 300 --games 1000
-boardai 2048 bench ntuple --model model.npz --episodes 0 --games 20 --depth 2
+boardai 2048 bench ntuple --model model.npz --episodes 0 --games 100 --depth 2
+boardai 2048 bench ntuple --model 2048-ntuple --episodes 0 --games 10 --depth 6 --prob-cut 0.01
 boardai 2048 bench ntuple --model 2048-ntuple --episodes 0 --games 1000 --seed 2024
 """
 
@@ -57,7 +58,15 @@ def register(app: App) -> None:
         "--depth",
         type=positive_int,
         default=1,
-        help="1: greedy 1-ply; 2-4: expectimax over the network",
+        help="1: greedy 1-ply (default); 2-12: expectimax over the network, as the "
+        "ntuple:depth=D player",
+    )
+    p.add_argument(
+        "--prob-cut",
+        type=float,
+        default=1e-4,
+        help="with --depth 2 or more: the search's probability cut-off, as the player's "
+        "prob_cut (default: 1e-4)",
     )
     p.add_argument(
         "--seed", type=nonneg_int, default=2024, help="rng seed of the timed episodes and games"
@@ -130,10 +139,16 @@ def run(args: argparse.Namespace) -> int:
         tiles = np.where(maxes > 0, np.left_shift(1, maxes), 0)
         s = summarize(scores, moves)
         rate = f"{args.games / seconds:,.1f} games/s, {moves.sum() / seconds:,.0f} moves/s"
-        title = f"{'1-ply' if args.depth == 1 else f'depth {args.depth}'} play, {args.model}"
+        title = "1-ply" if args.depth == 1 else f"depth {args.depth}, prob_cut {args.prob_cut:g}"
+        title += f" play, {args.model}"
         out.print(summary_table(s, title=title, extra={"speed": rate}))
         out.print(reach_table(tiles))
+        result["depth"] = args.depth
+        if args.depth > 1:
+            result["prob_cut"] = args.prob_cut
         result["games"] = s.to_dict()
+        result["play_seconds"] = seconds
+        result["play_moves_per_s"] = float(moves.sum() / seconds)
         result["reach"] = {
             int(t): float((tiles >= t).mean()) for t in (2048, 4096, 8192, 16384, 32768)
         }
@@ -143,8 +158,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace, trainer: Any) -> tuple[Any, Any, Any, float]:
-    """Play ``args.games`` games (game g: seed ``args.seed + g``): scores, max exponents,
-    moves, seconds. Depth 1 runs in compiled code; deeper runs the search move by move."""
+    """Play ``args.games`` games (game g: spawn stream g of ``args.seed``): scores, max
+    exponents, moves, seconds, all in compiled code (deeper than 1: the ``ntuple`` player's
+    search, :meth:`~boardai.g2048.agents.expectimax.ExpectimaxAgent.play_games`)."""
     import time
 
     import numpy as np
@@ -157,20 +173,21 @@ def _play(args: argparse.Namespace, trainer: Any) -> tuple[Any, Any, Any, float]
         return scores, maxes, moves, time.perf_counter() - t0
 
     from boardai.cli._common import progress
-    from boardai.g2048 import Game
     from boardai.g2048.agents import make_agent
+    from boardai.g2048.agents.expectimax import ExpectimaxAgent
 
-    agent = make_agent(f"ntuple:model={args.model},depth={args.depth},p4={p4}")
+    spec = f"ntuple:model={args.model},depth={args.depth},p4={p4},prob_cut={args.prob_cut}"
+    agent = make_agent(spec)
+    assert isinstance(agent, ExpectimaxAgent)  # depth >= 2: the search over the network
+    agent.play_games(args.seed, 0)  # compile outside the timing
     scores, maxes, moves = (np.zeros(args.games, np.int64) for _ in range(3))
-    t0 = time.perf_counter()
+    seconds = 0.0
     with progress() as bar:
         task = bar.add_task(f"depth {args.depth} games", total=args.games)
-        for g in range(args.games):
-            game = Game(seed=args.seed + g, p4=p4)
-            agent.reset()
-            while not game.is_over():
-                game.move(agent.act(game.board))
-            scores[g], moves[g] = game.score, game.moves
-            maxes[g] = game.board.max_tile().bit_length() - 1
+        for g in range(args.games):  # one call a game: a bar that moves, Ctrl-C between games
+            t0 = time.perf_counter()
+            s, m, n = agent.play_games(args.seed, 1, first=g)
+            seconds += time.perf_counter() - t0
+            scores[g], maxes[g], moves[g] = s[0], m[0], n[0]
             bar.advance(task)
-    return scores, maxes, moves, time.perf_counter() - t0
+    return scores, maxes, moves, seconds

@@ -21,11 +21,14 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from boardai.g2048.agents import REGISTRY, make_agent  # noqa: F401 (doctest)
 from boardai.g2048.board import Board
 from boardai.spec import Choice, Range
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: preset -> (min depth, max depth, probability cut-off, table bits). Strong's table has room
 #: for its 100,000-odd chance nodes a move in 262,144 slots (6 MiB): 4M slots (80 MiB), as
@@ -151,6 +154,38 @@ class ExpectimaxAgent:
 
     def reseed(self, seed: int) -> None:
         """Nothing to seed: the search draws nothing."""
+
+    def play_games(
+        self, seed: int, games: int, first: int = 0
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Play games ``first .. first + games - 1`` in one compiled loop, each move the one
+        :meth:`act` would choose, game ``g`` on spawn stream ``g`` of ``seed`` (the streams of
+        the 1-ply benchmark, not the arena's games): per game the score, the largest tile's
+        exponent and the moves (:func:`~boardai.g2048.search_games.play_searched`).
+
+        Raises:
+            ValueError: the agent has a time budget (its moves depend on the clock).
+        """
+        import numpy as np
+
+        from boardai.g2048 import search
+        from boardai.g2048.search_games import play_searched
+
+        o = self.opts
+        if o.time_ms > 0:
+            raise ValueError("a time budget's moves depend on the clock: play them with act")
+        t = self.table
+        lgen = t.leaf_tag(self.evaluator, self.batch, self.data) if t.leaf_bits else 0
+        depth = o.depth if o.depth is not None else 0
+        lo, hi = self._depths
+        stats = np.zeros(search.N_STATS, np.int64)
+        scores, maxes, moves, gen = play_searched(
+            np.uint64(seed), first, games, depth, lo, hi, self.evaluator, self.batch,
+            self.data, float(self.reward_weight), float(self._prob_cut), float(o.p4),
+            *t.arrays(), np.uint32(t.generation), np.uint32(lgen), stats,
+        )  # fmt: skip
+        t.generation = int(gen)
+        return scores, maxes, moves
 
     def act(self, state: Board) -> int:
         from boardai.g2048.search import search
