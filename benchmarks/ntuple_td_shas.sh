@@ -19,6 +19,8 @@ while read -r opts; do
 done <<'L'
 --method backward
 --method online
+--method online-fast
+--method online-fast --tc --alpha 1.0
 --method backward-greedy
 --tc --alpha 1.0
 --lambda 0.5

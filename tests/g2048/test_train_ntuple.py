@@ -38,6 +38,8 @@ def test_tiny_network_learns_well_above_random() -> None:
     "options",
     [
         {"method": "online"},
+        {"method": "online-fast"},
+        {"method": "online-fast", "tc": True, "alpha": 1.0},
         {"method": "backward-greedy"},
         {"lam": 0.5, "horizon": 3},
         {"tc": True, "alpha": 1.0},
@@ -467,19 +469,30 @@ def test_add_patterns_grows_the_network_keeping_every_value(tmp_path, capsys) ->
     assert main([*base, "--episodes", "10", "--add-patterns", "0145"]) == 2
 
 
-def _reference_episode(tables, patterns, seed: int, dg: int, alpha: float) -> tuple[int, int]:
-    """One TD(0) backward episode spelled out over the plain network: greedy play by
-    ``r + V(afterstate)``, the afterstate read downgraded from ``2**dg`` up when ``dg > 0``,
-    then updates from the last afterstate back. The spawns come from the episode's rng stream
-    as the trainer draws them. Returns the score and how many afterstates read downgraded."""
+def _reference_episode(
+    tables, patterns, seed: int, dg: int, alpha: float, method: str = "backward"
+) -> tuple[int, int]:
+    """One TD(0) episode spelled out over the plain network: greedy play by
+    ``r + V(afterstate)``, the afterstate read downgraded from ``2**dg`` up when ``dg > 0``;
+    ``backward``: updates from the last afterstate back after the game; ``online``: each
+    afterstate towards the next move's ``r + V`` as soon as that move is chosen (before it is
+    played), its error from its value now; ``online-fast``: the same with its error from the
+    value it had when it was chosen. The spawns come from the episode's rng stream as the
+    trainer draws them. Returns the score and how many afterstates read downgraded."""
     from boardai.g2048 import Board
     from boardai.g2048.kernels import spawn, start_board
     from boardai.rng import seed_stream, splitmix64
 
+    step = alpha / (8 * len(patterns))
+
+    def learn(x, target, value=None):
+        error = target - (naive.value(x, patterns, tables) if value is None else value)
+        naive.update(x, patterns, tables, np.float32(step * error))
+
     state, _ = splitmix64(seed_stream(np.uint64(seed), np.uint64(0)))  # the restart draw
     lo, state = start_board(state, 2, 0.1)
     board = Board._make(int(lo))
-    afters, rewards = [], []
+    afters, rewards, played = [], [], []  # played: r + V when the move was chosen
     downgraded = 0
     while board.legal_actions():
         best = None
@@ -489,27 +502,39 @@ def _reference_episode(tables, patterns, seed: int, dg: int, alpha: float) -> tu
             q = r + naive.value(x, patterns, tables)
             if best is None or q > best[0]:
                 best = (q, after, r, x)
-        _, after, r, x = best
+        q, after, r, x = best
+        if afters and method == "online":
+            learn(afters[-1], q)
+        elif afters and method == "online-fast":
+            learn(afters[-1], q, played[-1] - rewards[-1])
         afters.append(x)
         rewards.append(r)
+        played.append(q)
         downgraded += x != after.exponents()
         state, bits = splitmix64(state)
         board = Board._make(int(spawn(np.uint64(after.lo), bits, 0.1)))
-    step = alpha / (8 * len(patterns))
-    values = [0.0] * len(afters)
-    for t in range(len(afters) - 1, -1, -1):
-        target = 0.0 if t == len(afters) - 1 else rewards[t + 1] + values[t + 1]
-        error = target - naive.value(afters[t], patterns, tables)
-        naive.update(afters[t], patterns, tables, np.float32(step * error))
-        values[t] = naive.value(afters[t], patterns, tables)
+    if method == "online":
+        learn(afters[-1], 0.0)
+    elif method == "online-fast":
+        learn(afters[-1], 0.0, played[-1] - rewards[-1])
+    else:
+        values = [0.0] * len(afters)
+        for t in range(len(afters) - 1, -1, -1):
+            learn(afters[t], 0.0 if t == len(afters) - 1 else rewards[t + 1] + values[t + 1])
+            values[t] = naive.value(afters[t], patterns, tables)
     return sum(rewards), downgraded
 
 
-@pytest.mark.parametrize("downgrade", [0, 8, 32])
-def test_an_episode_matches_the_reference(downgrade: int) -> None:
-    """The compiled episode (play, downgrading, backward TD(0)) against the spelled-out one,
-    from random weights: the same score, and the same weights after learning."""
-    trainer = Trainer(TrainConfig(patterns="0123,4567,0145", seed=3, downgrade=downgrade))
+@pytest.mark.parametrize(
+    ("downgrade", "method"),
+    [(0, "backward"), (8, "backward"), (32, "backward"), (0, "online"), (8, "online-fast")],
+)
+def test_an_episode_matches_the_reference(downgrade: int, method: str) -> None:
+    """The compiled episode (play, downgrading, TD(0) by each method) against the spelled-out
+    one, from random weights: the same score, and the same weights after learning."""
+    trainer = Trainer(
+        TrainConfig(patterns="0123,4567,0145", seed=3, downgrade=downgrade, method=method)
+    )
     net = trainer.network
     net.weights[:] = np.random.default_rng(4).normal(size=net.weights.size).astype(np.float32)
     tables = [
@@ -519,7 +544,9 @@ def test_an_episode_matches_the_reference(downgrade: int) -> None:
         ]
     ]
     dg = downgrade.bit_length() - 1 if downgrade else 0
-    score, downgraded = _reference_episode(tables, net.patterns, 3, dg, trainer.config.alpha)
+    score, downgraded = _reference_episode(
+        tables, net.patterns, 3, dg, trainer.config.alpha, method
+    )
     assert (downgraded > 0) == (downgrade > 0)
     chunk = trainer.train(1)
     assert chunk.scores[0] == score

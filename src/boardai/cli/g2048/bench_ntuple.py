@@ -49,7 +49,7 @@ def register(app: App) -> None:
     p.add_argument(
         "--method",
         help="TD method of the timed training, as train ntuple's --method (backward, "
-        "backward-greedy, online; default: backward, or the model's)",
+        "backward-greedy, online, online-fast; default: backward, or the model's)",
     )
     p.add_argument(
         "--games", type=nonneg_int, default=0, help="games to play with --model (default: 0)"

@@ -24,7 +24,9 @@ class TrainConfig:
     8192 on the board (a tuple ((14,), (14, 13)) reads the same)."""
     method: str = field(default="backward", metadata={"choices": tuple(METHODS)})
     """backward: TD(0) updates from the end of each episode back to its start; backward-greedy:
-    the same, re-choosing each next move with the current weights; online: forward TD(0)."""
+    the same, re-choosing each next move with the current weights; online: forward TD(0);
+    online-fast: forward TD(0) from the value each afterstate had when its move was chosen
+    (TDL2048+'s default: one pass over its weights, not two)."""
     alpha: float = 0.1
     """Learning rate, split over the lookups (each looked-up weight moves by alpha * error /
     lookups)."""

@@ -17,6 +17,10 @@ Methods (``method``):
 - ``BACKWARD_GREEDY``: seed 004's LEARN EVALUATION to the letter: TD(0) backwards, but the
   next move is chosen again with the current weights instead of taken from the record.
 - ``ONLINE``: TD(0) forward, each afterstate updated as soon as the next move is chosen.
+- ``ONLINE_FAST``: ``ONLINE`` with the afterstate's error taken from the value it had when its
+  move was chosen (TDL2048+'s default, its ``optimize:fast``), not summed again before the
+  update: one pass over its weights instead of two. The value is a move old, so an update of
+  the afterstate between (one that shares weights with it) is not in its error.
 
 The step given to each looked-up weight is ``alpha * error / n_lookups`` (Yeh et al.'s split),
 or with temporal coherence that step times the weight's own rate ``|E|/A``.
@@ -62,8 +66,13 @@ from boardai.intrinsics import borrow, prefetch
 from boardai.learn.ntuple import add_at, add_at_tc, sum_at, sum_at_pair
 from boardai.rng import seed_stream, splitmix64
 
-BACKWARD, BACKWARD_GREEDY, ONLINE = 0, 1, 2
-METHODS = {"backward": BACKWARD, "backward-greedy": BACKWARD_GREEDY, "online": ONLINE}
+BACKWARD, BACKWARD_GREEDY, ONLINE, ONLINE_FAST = 0, 1, 2, 3
+METHODS = {
+    "backward": BACKWARD,
+    "backward-greedy": BACKWARD_GREEDY,
+    "online": ONLINE,
+    "online-fast": ONLINE_FAST,
+}
 
 #: How many afterstates ahead the backward pass starts loading weights.
 AHEAD = 2
@@ -97,6 +106,25 @@ def _learn(
     else:
         add_at(weights, idx, step_scale * error)
     return sum_at(weights, idx)
+
+
+@njit(inline="always")
+def _learn_from(
+    idx: np.ndarray,
+    value: np.float64,
+    target: np.float64,
+    data: Any,
+    tc: Any,
+    use_tc: bool,
+    step_scale: np.float64,
+) -> None:
+    """Move the board whose lookups are ``idx`` and whose value was ``value`` towards
+    ``target``, without summing its weights again (``ONLINE_FAST``)."""
+    error = target - value
+    if use_tc:
+        add_at_tc(data[0], tc[0], tc[1], idx, step_scale * error, error)
+    else:
+        add_at(data[0], idx, step_scale * error)
 
 
 @njit(inline="always")
@@ -220,6 +248,9 @@ def train_episodes(
                 looked = _grow(looked)
             if method == ONLINE and n > 0:
                 _learn(looked[n - 1], q, data, tc, use_tc, step_scale)
+            elif method == ONLINE_FAST and n > 0:
+                then = prev_q - rewards[n - 1]  # its value when it was chosen
+                _learn_from(looked[n - 1], then, q, data, tc, use_tc, step_scale)
             row, kept = moves_buf[a], looked[n]
             for j in range(n_lookups):
                 kept[j] = row[j]
@@ -237,6 +268,9 @@ def train_episodes(
         if n > 0:
             if method == ONLINE:
                 _learn(looked[n - 1], 0.0, data, tc, use_tc, step_scale)
+            elif method == ONLINE_FAST:
+                last = prev_q - rewards[n - 1]  # its value when it was chosen
+                _learn_from(looked[n - 1], last, 0.0, data, tc, use_tc, step_scale)
             else:
                 for j in range(1, min(AHEAD + 1, n)):
                     _fetch(weights, looked[n - 1 - j])
