@@ -11,15 +11,6 @@ from boardai.g2048.train.config import TrainConfig
 from boardai.g2048.train.trainer import Trainer
 
 
-@pytest.fixture(scope="module")
-def model(tmp_path_factory):
-    path = tmp_path_factory.mktemp("ntuple") / "m.npz"
-    trainer = Trainer(TrainConfig(patterns="0123,4567,0145", seed=4))
-    trainer.train(300)
-    trainer.save(path)
-    return path
-
-
 def test_greedy_agent_picks_the_best_afterstate(model) -> None:
     agent = make_agent(f"ntuple:model={model}")
     game = Game(seed=8)

@@ -12,18 +12,7 @@ from boardai.cli import main
 from boardai.g2048.agents import make_agent
 from boardai.g2048.board import Board
 from boardai.g2048.kernels import legal_mask, max_exponent, move, spawn_wide, start_board
-from boardai.g2048.train.config import TrainConfig
-from boardai.g2048.train.trainer import Trainer
 from boardai.rng import seed_stream, splitmix64
-
-
-@pytest.fixture(scope="module")
-def model(tmp_path_factory):
-    path = tmp_path_factory.mktemp("ntuple") / "m.npz"
-    trainer = Trainer(TrainConfig(patterns="0123,4567,0145", seed=4))
-    trainer.train(200)
-    trainer.save(path)
-    return path
 
 
 def act_loop(agent, seed: int, game: int, p4: float = 0.1) -> tuple[int, int, int]:

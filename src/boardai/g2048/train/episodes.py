@@ -89,26 +89,6 @@ def _uniform(bits: np.uint64) -> float:
 
 
 @njit(inline="always")
-def _learn(
-    idx: np.ndarray,
-    target: np.float64,
-    data: Any,
-    tc: Any,
-    use_tc: bool,
-    step_scale: np.float64,
-) -> float:
-    """Move the value of the board whose lookups are ``idx`` towards ``target``; return its
-    new value."""
-    weights = data[0]
-    error = target - sum_at(weights, idx)
-    if use_tc:
-        add_at_tc(weights, tc[0], tc[1], idx, step_scale * error, error)
-    else:
-        add_at(weights, idx, step_scale * error)
-    return sum_at(weights, idx)
-
-
-@njit(inline="always")
 def _learn_from(
     idx: np.ndarray,
     value: np.float64,
@@ -118,13 +98,27 @@ def _learn_from(
     use_tc: bool,
     step_scale: np.float64,
 ) -> None:
-    """Move the board whose lookups are ``idx`` and whose value was ``value`` towards
-    ``target``, without summing its weights again (``ONLINE_FAST``)."""
+    """Move the board whose lookups are ``idx`` and whose value is ``value`` towards
+    ``target`` (``ONLINE_FAST`` gives the value it had when its move was chosen)."""
     error = target - value
     if use_tc:
         add_at_tc(data[0], tc[0], tc[1], idx, step_scale * error, error)
     else:
         add_at(data[0], idx, step_scale * error)
+
+
+@njit(inline="always")
+def _learn(
+    idx: np.ndarray,
+    target: np.float64,
+    data: Any,
+    tc: Any,
+    use_tc: bool,
+    step_scale: np.float64,
+) -> float:
+    """:func:`_learn_from` the board's value summed now; return its new value."""
+    _learn_from(idx, sum_at(data[0], idx), target, data, tc, use_tc, step_scale)
+    return sum_at(data[0], idx)
 
 
 @njit(inline="always")
@@ -138,17 +132,12 @@ def _learn_back(
     use_tc: bool,
     step_scale: np.float64,
 ) -> tuple[float, float]:
-    """:func:`_learn` for the backward pass, given the board's current ``value``: returns its
-    new value and the value of the board before it (lookups ``before``, learned next), the
+    """:func:`_learn_from` for the backward pass, given the board's current ``value``: returns
+    its new value and the value of the board before it (lookups ``before``, learned next), the
     two sums side by side (the next board's sum already reads this update, as it would
     after it)."""
-    weights = data[0]
-    error = target - value
-    if use_tc:
-        add_at_tc(weights, tc[0], tc[1], idx, step_scale * error, error)
-    else:
-        add_at(weights, idx, step_scale * error)
-    return sum_at_pair(weights, idx, before)
+    _learn_from(idx, value, target, data, tc, use_tc, step_scale)
+    return sum_at_pair(data[0], idx, before)
 
 
 @njit(inline="always")
