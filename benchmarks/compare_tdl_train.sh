@@ -1,8 +1,10 @@
 #!/bin/bash
 # n-tuple TD training, boardai against TDL2048+, method for method: `compare.sh td` sets
 # boardai's default (backward TD(0), seed 004's method) against TDL2048+'s default (online
-# TD(0) from the estimate made at play time); this also sets backward against TDL2048+'s
-# `mode=optimize:backward`, and online against its default. Same work as compare.sh td: 4x6,
+# TD(0) from the estimate made at play time, its `optimize:fast`); this also sets backward
+# against TDL2048+'s `mode=optimize:backward`, online-fast (the same method as TDL2048+'s
+# default) against its default, and online (the error from the value summed again before the
+# update) against `mode=optimize:forward` (the same). Same work as compare.sh td: 4x6,
 # fresh weights, alpha 0.1, one thread, 5,000 episodes, TDL2048+ the better of its two builds.
 # With DIR, both programs continue instead from the 4x6 networks each trained for 100,000
 # episodes in DIR by benchmarks/compare_tdl_eval.sh (tdl4x6.w, boardai4x6.npz): filled tables
@@ -37,16 +39,18 @@ rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
 for r in $(seq "$rounds"); do
   for s in 1 2 3; do
-    t_on=$(tdl "$s"); t_back=$(tdl "$s" mode=optimize:backward)
-    b_back=$(ours "$s" backward); b_on=$(ours "$s" online)
-    echo "$r $s $t_on $t_back $b_back $b_on" >> "$rows"
-    echo "round $r seed $s: TDL2048+ online $t_on, backward $t_back; boardai backward $b_back, online $b_on (moves/s)"
+    t_fast=$(tdl "$s"); t_back=$(tdl "$s" mode=optimize:backward); t_fwd=$(tdl "$s" mode=optimize:forward)
+    b_back=$(ours "$s" backward); b_fast=$(ours "$s" online-fast); b_on=$(ours "$s" online)
+    echo "$r $s $t_fast $t_back $t_fwd $b_back $b_fast $b_on" >> "$rows"
+    echo "round $r seed $s: TDL2048+ default $t_fast, backward $t_back, forward $t_fwd;" \
+      "boardai backward $b_back, online-fast $b_fast, online $b_on (moves/s)"
   done
 done
 python3 - "$rows" <<'PY'
 import statistics, sys
 rows = [list(map(float, line.split())) for line in open(sys.argv[1])]
-for name, a, b in (("compare.sh td (boardai backward / TDL2048+ online)", 4, 2),
-                   ("backward / backward", 4, 3), ("online / online", 5, 2)):
+for name, a, b in (("boardai backward / TDL2048+ default", 5, 2),
+                   ("boardai online-fast / TDL2048+ default (the same method)", 6, 2),
+                   ("backward / backward", 5, 3), ("online / forward (the same method)", 7, 4)):
     print(f"median {name}: {statistics.median(r[a] / r[b] for r in rows):.2f} over {len(rows)}")
 PY
