@@ -37,7 +37,7 @@ def act_loop(agent, seed: int, game: int, p4: float = 0.1) -> tuple[int, int, in
     [
         "ntuple:model={model},depth=2",
         "ntuple:model={model},depth=3,prob_cut=0.01",
-        "expectimax:preset=fast",  # the depth picked by distinct tiles, move by move
+        "expectimax:preset=fast,min_depth=1,max_depth=3",  # depth by distinct tiles, each move
     ],
 )
 def test_compiled_games_are_the_players_games(model, spec) -> None:
