@@ -36,6 +36,17 @@ def test_presets_and_adaptive_depth():
     assert ExpectimaxAgent(ExpectimaxOptions(depth=5)).depth_for(few) == 5
 
 
+@settings(max_examples=200, deadline=None)
+@given(boards(max_exponent=17))
+def test_adaptive_depth_counts_distinct_tiles_capped_at_32768(board):
+    # Spelled out on the grid: tiles above 32768 count as 32768 (the one-word board the search
+    # sees), then one less than the distinct tiles, kept within min_depth..max_depth.
+    distinct = {min(v, 32768) for row in board.to_grid() for v in row if v}
+    for lo, hi in ((2, 4), (4, 12), (1, 3)):
+        agent = ExpectimaxAgent(ExpectimaxOptions(min_depth=lo, max_depth=hi))
+        assert agent.depth_for(board) == min(hi, max(lo, len(distinct) - 1))
+
+
 @pytest.mark.parametrize(
     "spec",
     [

@@ -655,6 +655,13 @@ def count_distinct(board: np.uint64) -> int:
     return n
 
 
+@njit
+def depth_by_distinct(board: np.uint64, min_depth: int, max_depth: int) -> int:
+    """The search depth for ``board`` when it goes by the position: one less than its distinct
+    tiles, kept between ``min_depth`` and ``max_depth`` (nneonneo's rule)."""
+    return min(max_depth, max(min_depth, count_distinct(board) - 1))
+
+
 def approximate_board(lo: int, hi: int) -> int:
     """The one-word board the search sees: tiles above 32768 are capped at 32768
     (:func:`~boardai.g2048.kernels.capped`)."""

@@ -21,7 +21,7 @@ import numpy as np
 
 from boardai._jit import njit
 from boardai.g2048.kernels import capped, max_exponent, move, spawn_wide, start_board
-from boardai.g2048.search import _root, _shift, count_distinct
+from boardai.g2048.search import _root, _shift, depth_by_distinct
 from boardai.rng import seed_stream, splitmix64
 
 #: The table's generations fit 24 bits (:meth:`boardai.g2048.search.Table.next_generation`).
@@ -77,7 +77,7 @@ def play_searched(
             board = lo if hi == 0 else capped(lo, hi)
             d = depth
             if d <= 0:
-                d = min(max_depth, max(min_depth, count_distinct(board) - 1))
+                d = depth_by_distinct(board, min_depth, max_depth)
             if gen + np.uint32(1) >= _GENERATIONS:
                 info[:] = 0
                 gen = np.uint32(0)

@@ -143,11 +143,10 @@ class ExpectimaxAgent:
             return self.opts.depth
         import numpy as np
 
-        from boardai.g2048.search import approximate_board, count_distinct
+        from boardai.g2048.search import approximate_board, depth_by_distinct
 
-        distinct = int(count_distinct(np.uint64(approximate_board(state.lo, state.hi))))
         lo, hi = self._depths
-        return min(hi, max(lo, distinct - 1))
+        return int(depth_by_distinct(np.uint64(approximate_board(state.lo, state.hi)), lo, hi))
 
     def reset(self) -> None:
         """Nothing carries over between moves (each search starts a new table generation)."""
