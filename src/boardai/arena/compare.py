@@ -15,7 +15,7 @@ def compare_table(runs: Sequence[RunResult], title: str = "players on the same s
     t = Table(title=title, title_justify="left")
     t.add_column("")
     for run in runs:
-        t.add_column(run.agent, justify="right")
+        t.add_column(run.agent, justify="right", overflow="fold")
     summaries = [run.summary() for run in runs]
     t.add_row("games", *(f"{s.games:,}" for s in summaries))
     t.add_row("average score", *(f"{s.mean:,.0f} ± {s.sem:,.0f}" for s in summaries))

@@ -130,13 +130,10 @@ class RunResult:
         Raises:
             UsageError: the file is missing or is not an arena result.
         """
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-            return cls.from_dict(data)
-        except FileNotFoundError:
-            raise UsageError(f"{path}: no such file") from None
-        except (ValueError, KeyError, TypeError) as e:
-            raise UsageError(f"{path}: not an arena result file ({e!r})") from None
+        runs = read_runs(path)
+        if len(runs) != 1:
+            raise UsageError(f"{path}: {len(runs)} runs (one player's file expected)")
+        return runs[0]
 
     def write_csv(self, path: str | os.PathLike[str]) -> None:
         """One row per game: index, seed, score, max_tile, moves, seconds."""
@@ -146,6 +143,26 @@ class RunResult:
             w.writerow(["agent", *names])
             for r in self.results:
                 w.writerow([self.agent, *(getattr(r, n) for n in names)])
+
+
+def read_runs(path: str | os.PathLike[str]) -> list[RunResult]:
+    """The runs of an arena result file: ``2048 eval --json`` (one; written as the games go
+    too, so a run under way can be read) or ``2048 compare --json`` (one per player).
+
+    Raises:
+        UsageError: the file is missing or is not an arena result.
+    """
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        if isinstance(data, dict) and "runs" in data:
+            return [RunResult.from_dict(run) for run in data["runs"]]
+        return [RunResult.from_dict(data)]
+    except FileNotFoundError:
+        raise UsageError(f"{path}: no such file") from None
+    except OSError as e:
+        raise UsageError(f"{path}: {e.strerror or e}") from None
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
+        raise UsageError(f"{path}: not an arena result file ({e!r})") from None
 
 
 def _finite_value(x: float) -> float | None:

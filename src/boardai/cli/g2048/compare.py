@@ -6,6 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from boardai.arena.results import RunResult
     from boardai.cli import App
 
 
@@ -16,16 +17,34 @@ def register(app: App) -> None:
     p = app.command(
         "2048 compare",
         aliases=["compare"],
-        help="play several 2048 players on the same seeds and show them side by side",
+        help="play several 2048 players on the same seeds and show them side by side, "
+        "paired game by game",
         examples=(
             "boardai 2048 compare --agents random greedy heuristic --games 100\n"
             "boardai 2048 compare --agents expectimax:preset=fast expectimax --games 20 "
             "--json cmp.json\n"
             "boardai 2048 compare --agents greedy heuristic --games 2000 --cluster local "
-            "--resume c.jsonl"
+            "--resume c.jsonl\n"
+            "boardai 2048 compare --from d3.json d6.json --tile 32768   # runs already played"
         ),
     )
-    p.add_argument("--agents", nargs="+", required=True, metavar="SPEC", help="the players")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--agents", nargs="+", metavar="SPEC", help="the players")
+    which.add_argument(
+        "--from",
+        dest="files",
+        nargs="+",
+        metavar="FILE",
+        help="compare runs already played instead: the --json files of 2048 eval (also one "
+        "under way) or 2048 compare, on the same seed",
+    )
+    p.add_argument(
+        "--tile",
+        type=tile_value,
+        default=None,
+        help="the tile whose reach is paired (McNemar's exact test; default: the largest "
+        "tile every player reached)",
+    )
     add_run_arguments(p)
     output_option(
         p, "--json", metavar="FILE", help="write every player's games and summary as JSON"
@@ -33,11 +52,35 @@ def register(app: App) -> None:
     p.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def tile_value(text: str) -> int:
+    """A 2048 tile: a power of two from 4 up."""
+    try:
+        tile = int(text)
+    except ValueError:
+        tile = 0
+    if tile < 4 or tile & (tile - 1):
+        raise argparse.ArgumentTypeError(f"not a tile (4, 8, ..., 131072): {text!r}")
+    return tile
+
+
+def show(runs: list[RunResult], title: str, tile: int | None) -> None:
+    """The side-by-side table, then each player paired with the first on their common games."""
     from boardai.arena.compare import compare_table
+    from boardai.arena.paired import common_tile, paired_table
+    from boardai.cli._common import console
+
+    out = console()
+    out.print(compare_table(runs, title))
+    if len(runs) > 1:
+        out.print(paired_table(runs, tile or common_tile(runs)))
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.files:
+        return compare_files(args)
     from boardai.arena.solo import prepare
     from boardai.cli._arena import open_journal
-    from boardai.cli._common import console, default_workers, warn_if_slow, write_json
+    from boardai.cli._common import default_workers, warn_if_slow, write_json
     from boardai.cli.g2048.eval import play_with_progress
 
     warn_if_slow("2048", args.agents)
@@ -55,7 +98,25 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if journal is not None:
             journal.close()
-    console().print(compare_table(runs, f"{args.games} games per player, seed {args.seed}"))
+    show(runs, f"{args.games} games per player, seed {args.seed}", args.tile)
     if args.json:
         write_json(args.json, {"seed": args.seed, "runs": [r.to_dict() for r in runs]})
     return 130 if any(r.interrupted for r in runs) else 0
+
+
+def compare_files(args: argparse.Namespace) -> int:
+    """``--from``: the runs of the files, side by side and paired (nothing is played)."""
+    from boardai.arena.results import read_runs
+    from boardai.errors import UsageError
+
+    runs = [run for path in args.files for run in read_runs(path)]
+    seeds = sorted({run.seed for run in runs})
+    if len(seeds) > 1:
+        raise UsageError(f"--from: the runs have different seeds ({seeds}): no games in common")
+    games = ", ".join(f"{len(run.results):,}" for run in runs)
+    show(runs, f"games played per player: {games}; seed {seeds[0]}", args.tile)
+    if args.json:
+        from boardai.cli._common import write_json
+
+        write_json(args.json, {"seed": seeds[0], "runs": [r.to_dict() for r in runs]})
+    return 0
