@@ -45,6 +45,17 @@ def port_number(text: str) -> int:
     return value
 
 
+def tile_value(text: str) -> int:
+    """argparse type: a 2048 tile, a power of two from 4 up."""
+    try:
+        tile = int(text)
+    except ValueError:
+        tile = 0
+    if tile < 4 or tile & (tile - 1):
+        raise argparse.ArgumentTypeError(f"not a tile (4, 8, ..., 131072): {text!r}")
+    return tile
+
+
 def probability(text: str) -> float:
     """argparse type: a float in [0, 1]."""
     try:

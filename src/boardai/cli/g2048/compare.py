@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 
 
 def register(app: App) -> None:
-    from boardai.cli._common import output_option
+    from boardai.cli._common import output_option, tile_value
     from boardai.cli.g2048.eval import add_run_arguments
 
     p = app.command(
@@ -50,17 +50,6 @@ def register(app: App) -> None:
         p, "--json", metavar="FILE", help="write every player's games and summary as JSON"
     )
     p.set_defaults(func=run)
-
-
-def tile_value(text: str) -> int:
-    """A 2048 tile: a power of two from 4 up."""
-    try:
-        tile = int(text)
-    except ValueError:
-        tile = 0
-    if tile < 4 or tile & (tile - 1):
-        raise argparse.ArgumentTypeError(f"not a tile (4, 8, ..., 131072): {text!r}")
-    return tile
 
 
 def show(runs: list[RunResult], title: str, tile: int | None) -> None:
