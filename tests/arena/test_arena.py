@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import math
+import time
 
 import pytest
 
 from boardai.arena import RunResult, play_games
 from boardai.arena.results import wilson_interval
 from boardai.arena.seeding import agent_seed, game_seed
+from boardai.arena.solo import Solo
 from boardai.cli import main
 from boardai.errors import UsageError
 from boardai.g2048 import Game
@@ -25,8 +28,9 @@ def test_seeds_depend_on_run_and_index_only():
 def test_same_results_whatever_the_worker_count():
     one = play_games("greedy", 6, seed=7, workers=1)
     two = play_games("greedy", 6, seed=7, workers=2)
-    assert one.results == [r.__class__(**{**r.__dict__, "seconds": o.seconds}) for r, o in
-                           zip(two.results, one.results, strict=True)]  # fmt: skip
+    times = ("seconds", "cpu_seconds")
+    assert one.results == [r.__class__(**{**r.__dict__, **{t: getattr(o, t) for t in times}})
+                           for r, o in zip(two.results, one.results, strict=True)]  # fmt: skip
     assert [r.index for r in one.results] == list(range(6))
 
 
@@ -57,6 +61,40 @@ def test_json_round_trip_and_csv(tmp_path):
     assert lines[0].startswith("agent,index,seed,score") and len(lines) == 6
     with pytest.raises(UsageError, match="not an arena result"):
         RunResult.read_json(tmp_path / "run.csv")
+
+
+class _Sleepy:
+    """Greedy, but it waits 2 ms before every move: wall-clock time, no CPU time."""
+
+    def __init__(self) -> None:
+        from boardai.g2048.agents import make_agent
+
+        self.inner = make_agent("greedy")
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def act(self, state):
+        time.sleep(0.002)
+        return self.inner.act(state)
+
+
+def test_a_game_keeps_its_cpu_time_apart_from_its_wall_clock_time(tmp_path):
+    result, _ = Solo("greedy", seed=1).play([_Sleepy()], 0)
+    assert result.seconds >= 0.002 * result.moves
+    assert 0.0 <= result.cpu_seconds < result.seconds / 2
+    run = RunResult("greedy", 1, 1, 1, [result])
+    assert run.cpu_ms_per_move() == pytest.approx(1000 * result.cpu_seconds / result.moves)
+    # a file from before CPU time was kept: NaN, written back as null (JSON has no NaN)
+    old = run.to_dict()
+    del old["results"][0]["cpu_seconds"]
+    back = RunResult.from_dict(old)
+    assert math.isnan(back.results[0].cpu_seconds) and math.isnan(back.cpu_ms_per_move())
+    path = tmp_path / "old.json"
+    back.write_json(path)
+    data = json.loads(path.read_text(), parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
+    assert data["results"][0]["cpu_seconds"] is None and data["cpu_ms_per_move"] is None
+    assert math.isnan(RunResult.read_json(path).results[0].cpu_seconds)
 
 
 def test_bad_specs_fail_before_playing():

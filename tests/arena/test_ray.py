@@ -158,8 +158,8 @@ def test_a_worker_killed_mid_run_loses_no_game_and_counts_none_twice(
     again = sorted(p.name for p in tmp_path.iterdir() if p.name.endswith(f"-{stall}"))
     assert len(again) == 2 and f"{killed[0]}-{stall}" in again  # its chunk was played again
     local = play_games("greedy", games, seed=9, workers=1)
-    assert [replace(r, seconds=0.0) for r, _ in done.results] == [
-        replace(r, seconds=0.0) for r in local.results
+    assert [replace(r, seconds=0.0, cpu_seconds=0.0) for r, _ in done.results] == [
+        replace(r, seconds=0.0, cpu_seconds=0.0) for r in local.results
     ]
 
 

@@ -7,7 +7,9 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
-TIMINGS = frozenset({"seconds", "moves_per_s", "moves_per_second"})
+TIMINGS = frozenset(
+    {"seconds", "cpu_seconds", "moves_per_s", "cpu_ms_per_move", "moves_per_second"}
+)
 #: What also differs between a run on Ray and a local one.
 RAY_TIMINGS = TIMINGS | {"workers"}
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from rich.table import Table
@@ -23,6 +24,8 @@ def compare_table(runs: Sequence[RunResult], title: str = "players on the same s
     t.add_row("min / max", *(f"{s.min:,} / {s.max:,}" for s in summaries))
     t.add_row("moves per game", *(f"{s.moves_mean:,.0f}" for s in summaries))
     t.add_row("moves per second", *(f"{run.moves_per_second():,.0f}" for run in runs))
+    cpu = [run.cpu_ms_per_move() for run in runs]
+    t.add_row("CPU ms per move", *(f"{x:,.3f}" if math.isfinite(x) else "-" for x in cpu))
     top = max((int(run.max_tiles.max()) for run in runs if run.results), default=0)
     for tile in REACH_TILES:
         if tile < 256 or tile > top:

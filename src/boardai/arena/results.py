@@ -22,7 +22,9 @@ FORMAT_VERSION = 1
 
 @dataclass(frozen=True)
 class GameResult:
-    """One finished game."""
+    """One finished game: ``seconds`` of wall-clock time, ``cpu_seconds`` of the CPU time of the
+    process that played it (NaN in files from before it was kept). Under load, or with the run
+    paused, the first grows and the second does not."""
 
     index: int
     seed: int
@@ -30,6 +32,7 @@ class GameResult:
     max_tile: int
     moves: int
     seconds: float
+    cpu_seconds: float = math.nan
 
 
 @dataclass
@@ -71,6 +74,12 @@ class RunResult:
         play = sum(r.seconds for r in self.results)
         return float(self.moves.sum() / play) if play > 0 else math.nan
 
+    def cpu_ms_per_move(self) -> float:
+        """Milliseconds of CPU time a move, over the games that kept it (NaN if none did)."""
+        kept = [r for r in self.results if math.isfinite(r.cpu_seconds)]
+        moves = sum(r.moves for r in kept)
+        return 1000 * sum(r.cpu_seconds for r in kept) / moves if moves else math.nan
+
     def reach_rate(self, tile: int) -> float:
         """Share of the finished games that reached at least ``tile``."""
         return float((self.max_tiles >= tile).mean()) if self.results else math.nan
@@ -88,6 +97,7 @@ class RunResult:
             "interrupted": self.interrupted,
             "summary": _finite(self.summary().to_dict()),
             "moves_per_s": _finite_value(self.moves_per_second()),
+            "cpu_ms_per_move": _finite_value(self.cpu_ms_per_move()),
             "tile_reach": [
                 {"tile": t, "reached": r, "ended": e} for t, r, e in tile_reach(self.max_tiles)
             ],
@@ -95,7 +105,7 @@ class RunResult:
         }
 
     def _game_dict(self, result: GameResult) -> dict[str, Any]:
-        game = asdict(result)
+        game = _finite(asdict(result))
         if result.index in self.records:
             game["record"] = self.records[result.index]
         return game
@@ -104,7 +114,7 @@ class RunResult:
     def from_dict(cls, data: dict[str, Any]) -> RunResult:
         """Inverse of :meth:`to_dict` (the summary is recomputed from the games)."""
         names = [f.name for f in fields(GameResult)]
-        results = [GameResult(**{k: g[k] for k in names}) for g in data["results"]]
+        results = [_game_result({k: g[k] for k in names if k in g}) for g in data["results"]]
         records = {int(g["index"]): g["record"] for g in data["results"] if "record" in g}
         return cls(
             agent=data["agent"],
@@ -163,6 +173,13 @@ def read_runs(path: str | os.PathLike[str]) -> list[RunResult]:
         raise UsageError(f"{path}: {e.strerror or e}") from None
     except (ValueError, KeyError, TypeError, AttributeError) as e:
         raise UsageError(f"{path}: not an arena result file ({e!r})") from None
+
+
+def _game_result(values: dict[str, Any]) -> GameResult:
+    """A game from its JSON fields (CPU time None or missing: NaN)."""
+    if values.get("cpu_seconds", 0.0) is None:
+        values = {**values, "cpu_seconds": math.nan}
+    return GameResult(**values)
 
 
 def _finite_value(x: float) -> float | None:

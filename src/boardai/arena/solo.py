@@ -37,7 +37,7 @@ OnResult = Callable[[GameResult, "dict[str, Any] | None"], None]
 #: A played game in a journal line: ``{"game": GameResult fields, "record": record or null}``.
 PLAYED: Codec[Played] = Codec(
     lambda p: {"game": asdict(p[0]), "record": p[1]},
-    lambda d: (GameResult(**d["game"]), d["record"]),
+    lambda d: (GameResult(**d["game"]), d["record"]),  # no cpu_seconds (older lines): NaN
 )
 
 
@@ -82,15 +82,15 @@ class Solo:
         agent.reset()
         spawn_seed = game_seed(self.seed, index)
         game = Game(seed=spawn_seed)
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         try:
             for _ in play_2048(game, agent):
                 pass
         except IllegalMoveError as e:
             raise RuntimeError(f"player {self.spec!r} in game {index}: {e}") from None
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
         result = GameResult(
-            index, spawn_seed, game.score, game.board.max_tile(), game.moves, seconds
+            index, spawn_seed, game.score, game.board.max_tile(), game.moves, seconds, cpu
         )
         rec = None
         if self.record:

@@ -133,6 +133,7 @@ def play_with_progress(
 
 def run(args: argparse.Namespace) -> int:
     import contextlib
+    import math
     import time
 
     from boardai.arena.results import RunResult, wilson_interval
@@ -180,8 +181,10 @@ def run(args: argparse.Namespace) -> int:
     if not run.results:
         return 130
     summary = run.summary()
+    cpu = run.cpu_ms_per_move()
     extra = {
         "moves per second": f"{run.moves_per_second():,.1f} (per worker)",
+        "CPU time per move": f"{cpu:,.3f} ms" if math.isfinite(cpu) else "-",
         "time": f"{run.seconds:,.1f} s on {run.workers} worker(s)",
     }
     for tile in (2048, 16384, 32768):
