@@ -99,6 +99,27 @@ def test_compare_from_files(tmp_path, capsys):
     assert "different seeds" in err and "Traceback" not in err
 
 
+def test_read_runs_of_journals(tmp_path, capsys):
+    journal, out = tmp_path / "c.jsonl", tmp_path / "c.json"
+    argv = ["2048", "compare", "--agents", "random", "greedy", "--games", "5", "--seed", "2"]
+    assert main([*argv, "--workers", "1", "--resume", str(journal), "--json", str(out)]) == 0
+    capsys.readouterr()
+    from_journal, from_json = read_runs(journal), read_runs(out)
+    assert [r.agent for r in from_journal] == ["random", "greedy"]
+    for a, b in zip(from_journal, from_json, strict=True):
+        assert a.results == b.results and (a.seed, a.games) == (b.seed, b.games)
+        assert not a.interrupted
+    # a torn last line (a crash while writing) is left out, as on resuming
+    text = journal.read_text()
+    journal.write_text(text[: text.rstrip("\n").rfind("\n") + 1] + '{"run": "greedy", "ind')
+    torn = read_runs(journal)
+    assert len(torn[1].results) == 4 and torn[1].interrupted
+    other = tmp_path / "m.jsonl"
+    other.write_text(json.dumps({"journal": 1, "command": "match"}) + "\n")
+    with pytest.raises(UsageError, match="not of 2048 eval"):
+        read_runs(other)
+
+
 @pytest.mark.parametrize(
     "argv",
     [

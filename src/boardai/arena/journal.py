@@ -86,7 +86,6 @@ class Journal:
         path = os.fspath(path)
         head = {"journal": FORMAT_VERSION, **header}
         head = json.loads(json.dumps(head))  # compare as JSON reads it back (tuples: lists)
-        lines: list[dict[str, Any]] = []
         try:
             with open(path, "rb") as f:
                 raw = f.read()
@@ -94,15 +93,7 @@ class Journal:
             raw = b""
         except OSError as e:
             raise UsageError(f"{path}: {e.strerror or e}") from None
-        good = 0  # bytes of whole, readable lines
-        for line in raw.splitlines(keepends=True):
-            try:
-                if not line.endswith(b"\n"):
-                    raise ValueError("torn line")
-                lines.append(json.loads(line))
-            except ValueError:
-                break  # a line torn by a crash: it and anything after it are dropped
-            good += len(line)
+        lines, good = _whole_lines(raw)
         if lines and "models" in head and "models" not in lines[0]:
             # a journal from before headers named the models: nothing to check them against
             head = {k: v for k, v in head.items() if k != "models"}
@@ -148,6 +139,30 @@ class Journal:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _whole_lines(raw: bytes) -> tuple[list[dict[str, Any]], int]:
+    """The lines of a journal's bytes up to the first torn one (a crash's: it and anything
+    after it are dropped), and how many bytes they take."""
+    lines: list[dict[str, Any]] = []
+    good = 0
+    for line in raw.splitlines(keepends=True):
+        try:
+            if not line.endswith(b"\n"):
+                raise ValueError("torn line")
+            lines.append(json.loads(line))
+        except ValueError:
+            break
+        good += len(line)
+    return lines, good
+
+
+def read_journal(raw: bytes) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+    """A journal's header and game lines, read only (None: ``raw`` is not a journal)."""
+    lines, _ = _whole_lines(raw)
+    if not lines or not isinstance(lines[0], dict) or "journal" not in lines[0]:
+        return None
+    return lines[0], lines[1:]
 
 
 def _extends(found: dict[str, Any], wanted: dict[str, Any]) -> bool:

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from boardai.arena.journal import read_journal
 from boardai.atomic import atomic_write
 from boardai.errors import UsageError
 from boardai.g2048.stats import Summary, summarize, tile_reach
@@ -114,7 +115,7 @@ class RunResult:
     def from_dict(cls, data: dict[str, Any]) -> RunResult:
         """Inverse of :meth:`to_dict` (the summary is recomputed from the games)."""
         names = [f.name for f in fields(GameResult)]
-        results = [_game_result({k: g[k] for k in names if k in g}) for g in data["results"]]
+        results = [game_from_json({k: g[k] for k in names if k in g}) for g in data["results"]]
         records = {int(g["index"]): g["record"] for g in data["results"] if "record" in g}
         return cls(
             agent=data["agent"],
@@ -157,13 +158,18 @@ class RunResult:
 
 def read_runs(path: str | os.PathLike[str]) -> list[RunResult]:
     """The runs of an arena result file: ``2048 eval --json`` (one; written as the games go
-    too, so a run under way can be read) or ``2048 compare --json`` (one per player).
+    too, so a run under way can be read), ``2048 compare --json`` (one per player), or the
+    ``--resume`` journal of either (the games finished so far).
 
     Raises:
         UsageError: the file is missing or is not an arena result.
     """
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        raw = Path(path).read_bytes()
+        journal = read_journal(raw)
+        if journal is not None:
+            return _journal_runs(*journal)
+        data = json.loads(raw)
         if isinstance(data, dict) and "runs" in data:
             return [RunResult.from_dict(run) for run in data["runs"]]
         return [RunResult.from_dict(data)]
@@ -175,11 +181,36 @@ def read_runs(path: str | os.PathLike[str]) -> list[RunResult]:
         raise UsageError(f"{path}: not an arena result file ({e!r})") from None
 
 
-def _game_result(values: dict[str, Any]) -> GameResult:
+def game_from_json(values: dict[str, Any]) -> GameResult:
     """A game from its JSON fields (CPU time None or missing: NaN)."""
     if values.get("cpu_seconds", 0.0) is None:
         values = {**values, "cpu_seconds": math.nan}
     return GameResult(**values)
+
+
+def _journal_runs(header: dict[str, Any], lines: list[dict[str, Any]]) -> list[RunResult]:
+    """The runs of a 2048 journal (``eval``'s or ``compare``'s), one per player, each with the
+    games finished (the first line of an index counts, as on resuming). Workers and the run's
+    time are not in a journal: 0."""
+    if header.get("command") not in ("eval", "compare"):
+        raise ValueError(f"a journal of {header.get('command')!r}, not of 2048 eval or compare")
+    runs = {
+        spec: RunResult(spec, int(header["seed"]), int(header["games"]), 0)
+        for spec in header["players"]
+    }
+    seen: set[tuple[str, int]] = set()
+    for line in lines:
+        run, index = runs[line["run"]], int(line["index"])
+        if (run.agent, index) in seen:
+            continue
+        seen.add((run.agent, index))
+        run.results.append(game_from_json(line["result"]["game"]))
+        if line["result"].get("record") is not None:
+            run.records[index] = line["result"]["record"]
+    for run in runs.values():
+        run.results.sort(key=lambda r: r.index)
+        run.interrupted = len(run.results) < run.games
+    return [run for run in runs.values() if run.results]
 
 
 def _finite_value(x: float) -> float | None:

@@ -21,7 +21,7 @@ from boardai.arena import runner
 from boardai.arena.backends import Backend
 from boardai.arena.journal import Codec, Part
 from boardai.arena.play import IllegalMoveError, play_2048
-from boardai.arena.results import GameResult, RunResult
+from boardai.arena.results import GameResult, RunResult, game_from_json
 from boardai.arena.seeding import agent_seed, game_seed
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ OnResult = Callable[[GameResult, "dict[str, Any] | None"], None]
 #: A played game in a journal line: ``{"game": GameResult fields, "record": record or null}``.
 PLAYED: Codec[Played] = Codec(
     lambda p: {"game": asdict(p[0]), "record": p[1]},
-    lambda d: (GameResult(**d["game"]), d["record"]),  # no cpu_seconds (older lines): NaN
+    lambda d: (game_from_json(d["game"]), d["record"]),
 )
 
 

@@ -36,7 +36,7 @@ def register(app: App) -> None:
         nargs="+",
         metavar="FILE",
         help="compare runs already played instead: the --json files of 2048 eval (also one "
-        "under way) or 2048 compare, on the same seed",
+        "under way) or 2048 compare, or their --resume journals, on the same seed",
     )
     p.add_argument(
         "--tile",
