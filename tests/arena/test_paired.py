@@ -114,6 +114,11 @@ def test_read_runs_of_journals(tmp_path, capsys):
     journal.write_text(text[: text.rstrip("\n").rfind("\n") + 1] + '{"run": "greedy", "ind')
     torn = read_runs(journal)
     assert len(torn[1].results) == 4 and torn[1].interrupted
+    empty = tmp_path / "e.jsonl"
+    empty.write_text(journal.read_text().splitlines()[0] + "\n")
+    assert read_runs(empty) == []
+    assert main(["2048", "compare", "--from", str(empty)]) == 2
+    assert "no finished games" in capsys.readouterr().err
     other = tmp_path / "m.jsonl"
     other.write_text(json.dumps({"journal": 1, "command": "match"}) + "\n")
     with pytest.raises(UsageError, match="not of 2048 eval"):

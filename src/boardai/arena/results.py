@@ -147,7 +147,7 @@ class RunResult:
         return runs[0]
 
     def write_csv(self, path: str | os.PathLike[str]) -> None:
-        """One row per game: index, seed, score, max_tile, moves, seconds."""
+        """One row per game: index, seed, score, max_tile, moves, seconds, cpu_seconds."""
         names = [f.name for f in fields(GameResult)]
         with atomic_write(path, "w", encoding="utf-8", newline="") as f:
             w = csv.writer(f)

@@ -99,6 +99,8 @@ def compare_files(args: argparse.Namespace) -> int:
     from boardai.errors import UsageError
 
     runs = [run for path in args.files for run in read_runs(path)]
+    if not runs:
+        raise UsageError("--from: no finished games in these files")
     seeds = sorted({run.seed for run in runs})
     if len(seeds) > 1:
         raise UsageError(f"--from: the runs have different seeds ({seeds}): no games in common")
