@@ -12,7 +12,8 @@ import pytest
 from boardai.arena.journal import Journal, dataclass_codec
 from boardai.arena.match import run_match
 from boardai.arena.match_results import GameOutcome
-from boardai.arena.solo import PLAYED, play_games
+from boardai.arena.results import PLAYED
+from boardai.arena.solo import play_games
 from boardai.cli import main
 from tests.arena.untimed import untimed as _untimed
 

@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 
 from boardai.arena import play_games
-from boardai.arena.solo import Played, Solo
+from boardai.arena.results import Played
+from boardai.arena.solo import Solo
 from boardai.cli import main
 from tests.arena.untimed import RAY_TIMINGS, untimed
 

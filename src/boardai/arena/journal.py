@@ -120,12 +120,8 @@ class Journal:
         return journal
 
     def part(self, key: str, codec: Codec[R]) -> Part[R]:
-        """The games of run ``key`` (the first result of an index counts)."""
-        done: dict[int, R] = {}
-        for line in self._lines:
-            if line.get("run") == key and int(line["index"]) not in done:
-                done[int(line["index"])] = codec.decode(line["result"])
-        return Part(self, key, codec, done)
+        """The games of run ``key`` (:func:`finished`)."""
+        return Part(self, key, codec, finished(self._lines, key, codec))
 
     def write(self, line: dict[str, Any]) -> None:
         self._file.write(json.dumps(line) + "\n")
@@ -155,6 +151,16 @@ def _whole_lines(raw: bytes) -> tuple[list[dict[str, Any]], int]:
             break
         good += len(line)
     return lines, good
+
+
+def finished(lines: list[dict[str, Any]], key: str, codec: Codec[R]) -> dict[int, R]:
+    """The games of run ``key`` among a journal's game ``lines``, by index (the first result
+    of an index counts)."""
+    done: dict[int, R] = {}
+    for line in lines:
+        if line.get("run") == key and int(line["index"]) not in done:
+            done[int(line["index"])] = codec.decode(line["result"])
+    return done
 
 
 def read_journal(raw: bytes) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from boardai.arena.journal import read_journal
+from boardai.arena.journal import Codec, finished, read_journal
 from boardai.atomic import atomic_write
 from boardai.errors import UsageError
 from boardai.g2048.stats import Summary, summarize, tile_reach
@@ -34,6 +34,10 @@ class GameResult:
     moves: int
     seconds: float
     cpu_seconds: float = math.nan
+
+
+#: A game's result and its replay record (None unless the run keeps records).
+Played = tuple[GameResult, "dict[str, Any] | None"]
 
 
 @dataclass
@@ -194,23 +198,23 @@ def _journal_runs(header: dict[str, Any], lines: list[dict[str, Any]]) -> list[R
     time are not in a journal: 0."""
     if header.get("command") not in ("eval", "compare"):
         raise ValueError(f"a journal of {header.get('command')!r}, not of 2048 eval or compare")
-    runs = {
-        spec: RunResult(spec, int(header["seed"]), int(header["games"]), 0)
-        for spec in header["players"]
-    }
-    seen: set[tuple[str, int]] = set()
-    for line in lines:
-        run, index = runs[line["run"]], int(line["index"])
-        if (run.agent, index) in seen:
-            continue
-        seen.add((run.agent, index))
-        run.results.append(game_from_json(line["result"]["game"]))
-        if line["result"].get("record") is not None:
-            run.records[index] = line["result"]["record"]
-    for run in runs.values():
-        run.results.sort(key=lambda r: r.index)
-        run.interrupted = len(run.results) < run.games
-    return [run for run in runs.values() if run.results]
+    runs = []
+    for spec in header["players"]:
+        done = finished(lines, spec, PLAYED)
+        if done:
+            run = RunResult(spec, int(header["seed"]), int(header["games"]), 0)
+            run.results = [done[i][0] for i in sorted(done)]
+            run.records = {i: rec for i, (_, rec) in done.items() if rec is not None}
+            run.interrupted = len(done) < run.games
+            runs.append(run)
+    return runs
+
+
+#: A played game in a journal line: ``{"game": GameResult fields, "record": record or null}``.
+PLAYED: Codec[Played] = Codec(
+    lambda p: {"game": asdict(p[0]), "record": p[1]},
+    lambda d: (game_from_json(d["game"]), d["record"]),
+)
 
 
 def _finite_value(x: float) -> float | None:

@@ -13,32 +13,23 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from boardai.agent import Agent
 from boardai.arena import runner
 from boardai.arena.backends import Backend
-from boardai.arena.journal import Codec, Part
+from boardai.arena.journal import Part
 from boardai.arena.play import IllegalMoveError, play_2048
-from boardai.arena.results import GameResult, RunResult, game_from_json
+from boardai.arena.results import GameResult, Played, RunResult
 from boardai.arena.seeding import agent_seed, game_seed
 
 if TYPE_CHECKING:
     from boardai.g2048.board import Board
 
-#: A game's result and its replay record (None unless the run keeps records).
-Played = tuple[GameResult, "dict[str, Any] | None"]
-
 #: ``on_result(result, record)``: called in the parent as each game finishes (in any order);
 #: ``record`` is the game's :meth:`~boardai.g2048.game.Game.to_record` or None.
 OnResult = Callable[[GameResult, "dict[str, Any] | None"], None]
-
-#: A played game in a journal line: ``{"game": GameResult fields, "record": record or null}``.
-PLAYED: Codec[Played] = Codec(
-    lambda p: {"game": asdict(p[0]), "record": p[1]},
-    lambda d: (game_from_json(d["game"]), d["record"]),
-)
 
 
 def build_player(spec: str) -> Agent[Board]:

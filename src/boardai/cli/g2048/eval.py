@@ -88,7 +88,7 @@ def play_with_progress(
     from rich.progress import TextColumn
 
     from boardai.arena import play_games
-    from boardai.arena.solo import PLAYED
+    from boardai.arena.results import PLAYED
     from boardai.cli._arena import where_to_play
     from boardai.cli._common import progress
 
