@@ -52,6 +52,15 @@ class Agent(Protocol[S_contra]):
         ...
 
 
+def memoryless(agent: object) -> bool:
+    """Whether ``agent`` says (a class attribute ``memoryless = True``) that its move depends on
+    the position alone: it draws nothing, and nothing it keeps from earlier moves changes a
+    choice (a cache of exact values may stay). A game it was playing can then go on from any
+    position of its record, in a fresh process, exactly as if it had never stopped: the arena
+    resumes such games mid-way (:mod:`boardai.arena.solo`)."""
+    return getattr(agent, "memoryless", False) is True
+
+
 @runtime_checkable
 class Closable(Protocol):
     """A player that holds something to let go of when it is done (an engine's process)."""

@@ -35,7 +35,14 @@ Task = Callable[[Sequence[int]], R]
 
 
 class Backend(Protocol):
-    """Runs a task over chunks of game indices."""
+    """Runs a task over chunks of game indices.
+
+    Attributes:
+        shares_files: whether the tasks run where this process's files are (this machine):
+            then a task may leave files for a later run to read (a game cut short).
+    """
+
+    shares_files: bool
 
     def map_chunks(
         self, task: Task[R], chunks: Iterable[Sequence[int]]
@@ -54,6 +61,8 @@ class Backend(Protocol):
 class InProcess:
     """Plays the chunks one after another in this process (no start-up cost, no pickling)."""
 
+    shares_files = True
+
     def map_chunks(
         self, task: Task[R], chunks: Iterable[Sequence[int]]
     ) -> Generator[tuple[Sequence[int], R], None, None]:
@@ -68,6 +77,8 @@ class ProcessPool:
     Args:
         workers: processes (at most one per chunk is started).
     """
+
+    shares_files = True
 
     def __init__(self, workers: int) -> None:
         if workers < 1:

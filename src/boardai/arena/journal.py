@@ -15,6 +15,11 @@ the new count (game ``i`` depends on the seed and ``i`` alone, never on how many
 are); fewer games than the header's is another run. Results are dataclasses; a :class:`Codec`
 turns one into a JSON-ready dict and back.
 
+A game cut short can keep its position so far beside the journal, in the folder ``FILE.partial``
+(:meth:`Part.partial`; a 2048 game does, see :mod:`boardai.arena.solo`): the game's file goes
+once its line is written, the folder when the journal closes empty, and a new journal clears
+what an old run of the same name left there.
+
 >>> import tempfile, os
 >>> from boardai.arena.match_results import GameOutcome
 >>> path = os.path.join(tempfile.mkdtemp(), "j.jsonl")
@@ -27,19 +32,26 @@ turns one into a JSON-ready dict and back.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import os
+import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import IO, Any, Generic, TypeVar
 
-from boardai.atomic import atomic_write
+from boardai.atomic import TMP_SUFFIX, atomic_write
 from boardai.errors import UsageError
 
 R = TypeVar("R")
 T = TypeVar("T")
 
 FORMAT_VERSION = 1
+
+#: The folder beside a journal FILE where games cut short keep their positions: FILE.partial.
+PARTIAL_SUFFIX = ".partial"
+_PARTIAL_FILE = re.compile(r"[0-9a-f]{12}-\d+\.json")
 
 
 @dataclass(frozen=True)
@@ -65,8 +77,21 @@ class Part(Generic[R]):
     done: dict[int, R] = field(default_factory=dict)
 
     def add(self, index: int, result: R) -> None:
-        """Append a finished game (flushed at once)."""
+        """Append a finished game (flushed at once); its partial file, if any, goes."""
         self.journal.write({"run": self.key, "index": index, "result": self.codec.encode(result)})
+        with contextlib.suppress(OSError):
+            os.remove(self.partial(index))
+
+    @property
+    def partial_prefix(self) -> str:
+        """The partial file of game ``i`` is this prefix and ``f"{i}.json"`` (a string, so
+        that a contest sent to worker processes can carry it)."""
+        digest = hashlib.sha256(self.key.encode()).hexdigest()[:12]
+        return os.path.join(self.journal.path + PARTIAL_SUFFIX, f"{digest}-")
+
+    def partial(self, index: int) -> str:
+        """Where game ``index``, cut short, keeps its position so far."""
+        return f"{self.partial_prefix}{index}.json"
 
 
 class Journal:
@@ -117,6 +142,7 @@ class Journal:
         journal = cls(path, file, lines)
         if good == 0:
             journal.write(head)
+            _clear_partial(path + PARTIAL_SUFFIX)  # an old run's, under the same name
         return journal
 
     def part(self, key: str, codec: Codec[R]) -> Part[R]:
@@ -129,12 +155,28 @@ class Journal:
 
     def close(self) -> None:
         self._file.close()
+        with contextlib.suppress(OSError):  # kept while it holds a game cut short
+            os.rmdir(self.path + PARTIAL_SUFFIX)
 
     def __enter__(self) -> Journal:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _clear_partial(folder: str) -> None:
+    """Remove the partial files in ``folder`` (and it, once empty); nothing else is touched."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        if _PARTIAL_FILE.fullmatch(name) or name.endswith(TMP_SUFFIX):
+            with contextlib.suppress(OSError):
+                os.remove(os.path.join(folder, name))
+    with contextlib.suppress(OSError):
+        os.rmdir(folder)
 
 
 def _whole_lines(raw: bytes) -> tuple[list[dict[str, Any]], int]:

@@ -67,6 +67,7 @@ class RayBackend:
         self.address = address
         self.workers = workers
         self.retries = retries
+        self.shares_files = address == "local"  # a cluster's nodes have their own disks
         self._joined = False  # whether this backend started or joined Ray in this process
 
     def _connect(self) -> Any:

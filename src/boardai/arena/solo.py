@@ -7,16 +7,26 @@
 Game i of a run seeded S spawns from :func:`~boardai.arena.seeding.game_seed` (S, i) and its
 player is reseeded with :func:`~boardai.arena.seeding.agent_seed` (S, i), the rule for
 one-player games.
+
+With a journal, a game cut short (Ctrl-C, SIGTERM, a killed worker) is not lost when its player
+is :func:`~boardai.agent.memoryless` (the searches and networks; not ``random`` or ``greedy``,
+which draw): every :data:`SAVE_SECONDS` it writes its record so far to its partial file beside
+the journal (:meth:`~boardai.arena.journal.Part.partial`), and the next run replays that record,
+checking each spawn against the game's seed, and plays on from there. The game then ends exactly
+as if it had never stopped, and its seconds and CPU seconds add up both parts.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from boardai.agent import Agent
+from boardai.agent import Agent, memoryless
 from boardai.arena import runner
 from boardai.arena.backends import Backend
 from boardai.arena.journal import Part
@@ -26,6 +36,10 @@ from boardai.arena.seeding import agent_seed, game_seed
 
 if TYPE_CHECKING:
     from boardai.g2048.board import Board
+    from boardai.g2048.game import Game
+
+#: A game cut short loses at most this many seconds of play (see the module's docstring).
+SAVE_SECONDS = 30.0
 
 #: ``on_result(result, record)``: called in the parent as each game finishes (in any order);
 #: ``record`` is the game's :meth:`~boardai.g2048.game.Game.to_record` or None.
@@ -51,11 +65,17 @@ class Solo:
         spec: the player.
         seed: the run's seed.
         record: keep each game's replay record.
+        partial: where games cut short keep their positions: game i's file is this prefix
+            and ``f"{i}.json"`` (:attr:`~boardai.arena.journal.Part.partial_prefix`); None
+            keeps nothing.
+        save_seconds: seconds of play between two saves of a game's position.
     """
 
     spec: str
     seed: int = 0
     record: bool = False
+    partial: str | None = None
+    save_seconds: float = SAVE_SECONDS
 
     def build(self) -> list[Agent[Any]]:
         return [build_player(self.spec)]
@@ -72,14 +92,35 @@ class Solo:
         agent.reseed(agent_seed(self.seed, index))
         agent.reset()
         spawn_seed = game_seed(self.seed, index)
-        game = Game(seed=spawn_seed)
+        path = None
+        if self.partial is not None and memoryless(agent):
+            path = f"{self.partial}{index}.json"
+        game, seconds, cpu = Game(seed=spawn_seed), 0.0, 0.0
+        if path is not None:
+            game, seconds, cpu = load_partial(path, self.spec, spawn_seed) or (game, 0.0, 0.0)
         start, cpu_start = time.perf_counter(), time.process_time()
+        saved = start
+
+        def save() -> None:
+            assert path is not None
+            now = time.perf_counter()
+            save_partial(
+                path, self.spec, game, seconds + now - start, cpu + time.process_time() - cpu_start
+            )
+
         try:
             for _ in play_2048(game, agent):
-                pass
+                if path is not None and time.perf_counter() - saved >= self.save_seconds:
+                    save()
+                    saved = time.perf_counter()
         except IllegalMoveError as e:
             raise RuntimeError(f"player {self.spec!r} in game {index}: {e}") from None
-        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+        except KeyboardInterrupt:  # Ctrl-C in this process (a pool's workers are killed)
+            if path is not None and game.moves:
+                save()
+            raise
+        seconds += time.perf_counter() - start
+        cpu += time.process_time() - cpu_start
         result = GameResult(
             index, spawn_seed, game.score, game.board.max_tile(), game.moves, seconds, cpu
         )
@@ -89,6 +130,48 @@ class Solo:
             rec["agent"] = self.spec
             rec["index"] = index
         return result, rec
+
+
+def save_partial(path: str, spec: str, game: Game, seconds: float, cpu_seconds: float) -> None:
+    """Write ``game``'s record so far to ``path``, atomically, for :func:`load_partial`. A
+    failure (a full disk) costs only the save: the game goes on."""
+    from boardai.atomic import atomic_write
+
+    saved = {
+        "spec": spec,
+        "seed": game.seed,
+        "seconds": seconds,
+        "cpu_seconds": cpu_seconds,
+        "record": game.to_record(),
+    }
+    with contextlib.suppress(OSError):
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        with atomic_write(path, "w") as f:
+            json.dump(saved, f)
+
+
+def load_partial(path: str, spec: str, spawn_seed: int) -> tuple[Game, float, float] | None:
+    """The game ``spec`` was playing from ``spawn_seed`` when it saved ``path``, replayed move
+    by move with the seed's own spawns, and the seconds and CPU seconds played so far; None if
+    there is no such file, or it is another game's, or a spawn in it is not the seed's."""
+    from boardai.g2048 import Game
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            saved = json.load(f)
+        if saved["spec"] != spec or saved["seed"] != spawn_seed:
+            return None
+        record = saved["record"]
+        game = Game(seed=spawn_seed)
+        if [list(tile) for tile in game.start] != record["start"]:
+            return None
+        for action, cell, value in record["moves"]:
+            game.move(int(action))
+            if (game.steps[-1].cell, game.steps[-1].value) != (cell, value):
+                return None
+        return game, float(saved["seconds"]), float(saved["cpu_seconds"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def prepare(spec: str, workers: int) -> None:
@@ -128,7 +211,9 @@ def play_games(
         backend: where to play (default: this process or a pool of ``workers``).
         chunk: games sent to a worker at a time (default: sized by the games' time,
             :class:`~boardai.arena.runner.Chunks`).
-        journal: where each game is written as it finishes; its games are not played again.
+        journal: where each game is written as it finishes; its games are not played again,
+            and a game cut short goes on from its last saved position (module docstring) when
+            the backend plays on this machine.
 
     Raises:
         UsageError: a bad spec.
@@ -143,8 +228,11 @@ def play_games(
         if on_result is not None:
             on_result(*played)
 
+    partial = None
+    if journal is not None and (backend is None or getattr(backend, "shares_files", False)):
+        partial = journal.partial_prefix
     done = runner.run(
-        Solo(spec, seed, record),
+        Solo(spec, seed, record, partial),
         games,
         workers=workers,
         backend=backend,

@@ -13,8 +13,8 @@ if TYPE_CHECKING:
     from boardai.arena.journal import Journal
 
 
-def add_arena_options(p: argparse.ArgumentParser) -> None:
-    """--cluster and --resume."""
+def add_arena_options(p: argparse.ArgumentParser, partial: bool = False) -> None:
+    """--cluster and --resume (``partial``: say that a game cut short goes on, as 2048's do)."""
     p.add_argument(
         "--cluster",
         metavar="ADDRESS",
@@ -27,7 +27,12 @@ def add_arena_options(p: argparse.ArgumentParser) -> None:
         "--resume",
         metavar="FILE",
         help="journal of the finished games (JSON lines): written as they finish; if FILE "
-        "exists, play only the games it lacks (more --games than it names extends the run)",
+        "exists, play only the games it lacks (more --games than it names extends the run)"
+        + (
+            "; a game cut short goes on from its last position (saved every 30 s in FILE.partial/)"
+            if partial
+            else ""
+        ),
     )
 
 

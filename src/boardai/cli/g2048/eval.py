@@ -66,7 +66,7 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--workers", type=positive_int, default=None, help="worker processes (default: all cores)"
     )
-    add_arena_options(p)
+    add_arena_options(p, partial=True)
 
 
 def play_with_progress(

@@ -41,6 +41,8 @@ class DQNOptions:
 class DQNAgent:
     """Plays the legal move of highest Q (or of highest one-move lookahead value)."""
 
+    memoryless = True  # the move depends on the position alone (boardai.agent.memoryless)
+
     def __init__(
         self,
         net: Any,

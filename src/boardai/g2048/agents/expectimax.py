@@ -110,6 +110,10 @@ class ExpectimaxAgent:
             evaluation after another).
     """
 
+    # the move depends on the position alone (boardai.agent.memoryless); with time_ms, on the
+    # clock too, which a game cut short and resumed meets no differently
+    memoryless = True
+
     def __init__(
         self,
         opts: ExpectimaxOptions,

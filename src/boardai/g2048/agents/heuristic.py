@@ -47,6 +47,8 @@ class HeuristicOptions:
 class HeuristicAgent:
     """Scores each legal move's afterstate with seed 001's heuristic and plays the best."""
 
+    memoryless = True  # the move depends on the position alone (boardai.agent.memoryless)
+
     def __init__(self, opts: HeuristicOptions, name: str = "heuristic") -> None:
         from boardai.g2048.heuristic import weight_matrices
 

@@ -111,6 +111,8 @@ def load_network(path: str | os.PathLike[str]) -> Any:
 class NTupleAgent:
     """Greedy 1-ply play by an n-tuple network: the move maximising ``r + V(afterstate)``."""
 
+    memoryless = True  # the move depends on the position alone (boardai.agent.memoryless)
+
     def __init__(self, network: Any, name: str = "ntuple") -> None:
         self.name = name
         self.network = network
