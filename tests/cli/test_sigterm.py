@@ -75,3 +75,51 @@ def test_train_dqn_saves_on_sigterm(tmp_path: Path) -> None:
     argv += ["--save-every", "200", "--steps", "100000000", "--out", str(out)]
     assert _train_until(argv, (out / "checkpoint.pt").exists) == 130
     assert load_checkpoint(out / "checkpoint.pt")["counters"]["env_steps"] >= 200
+
+
+def test_a_second_sigterm_lets_the_first_one_stop_the_work() -> None:
+    # timeout(1) sends SIGTERM twice (to the command, then to its process group): the second
+    # must not cut short the stopping of the work that the first began.
+    from boardai.cli._common import sigterm_as_ctrl_c
+
+    first, second = [], []
+    with sigterm_as_ctrl_c():
+        try:
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(5)
+        except KeyboardInterrupt:
+            first.append(True)
+            try:
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(0.2)  # stopping: a KeyboardInterrupt here would leave it half done
+            except KeyboardInterrupt:
+                second.append(True)
+    assert first and not second
+
+
+def test_eval_stopped_by_two_sigterms_reports_its_games(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    argv = ["2048", "eval", "--agent", "greedy", "--games", "100000000", "--workers", "2"]
+    journal = tmp_path / "run.jsonl"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "boardai", *argv, "--resume", str(journal)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not journal.exists() or len(journal.read_text().splitlines()) < 3:
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGTERM)
+        time.sleep(0.1)  # the first has begun stopping the pool
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, err.decode()
+    assert b"Traceback" not in err and b"Exception ignored" not in err, err.decode()
+    assert b"interrupted: reporting the" in err and b"average score" in out

@@ -146,8 +146,11 @@ def _stop(pool: multiprocessing.pool.Pool, patience: float = 10.0) -> None:
     """``pool.terminate()`` and ``join()``, within ``patience`` seconds: ``terminate`` can
     deadlock on the lock of the task queue (python/cpython#73945, seen once here in a test's
     pool of two); past that, the workers are killed and the pool's threads left behind (they
-    are daemons, and its finalizer has already run)."""
+    are daemons, and its finalizer has already run). A second Ctrl-C meanwhile does not cut
+    the stop short (it would leave the pool running, its workers too)."""
+    import contextlib
     import threading
+    import time
 
     def stop() -> None:
         pool.terminate()
@@ -155,7 +158,11 @@ def _stop(pool: multiprocessing.pool.Pool, patience: float = 10.0) -> None:
 
     stopper = threading.Thread(target=stop, daemon=True)
     stopper.start()
-    stopper.join(patience)
+    deadline = time.monotonic() + patience
+    while stopper.is_alive() and time.monotonic() < deadline:
+        # Ctrl-C again: the pool is being stopped already
+        with contextlib.suppress(KeyboardInterrupt):
+            stopper.join(max(0.0, deadline - time.monotonic()))
     if stopper.is_alive():
         for worker in list(getattr(pool, "_pool", [])):
             worker.kill()

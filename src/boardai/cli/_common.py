@@ -79,13 +79,20 @@ def default_workers() -> int:
 def sigterm_as_ctrl_c() -> Iterator[None]:
     """While inside, SIGTERM (``kill``, ``timeout``, a job scheduler) stops the work as Ctrl-C
     does: a KeyboardInterrupt in the main thread, so a training run saves its model and the
-    command exits 130. Outside the main thread this does nothing."""
+    command exits 130. Outside the main thread this does nothing.
+
+    Only the first SIGTERM interrupts: the ones after it are ignored while the work stops
+    (``timeout`` sends two, one to the command and one to its process group, and a second
+    KeyboardInterrupt would cut short the stopping of a pool of workers)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    received: list[int] = []
 
     def handler(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
+        if not received:
+            received.append(signum)
+            raise KeyboardInterrupt
 
     old = signal.signal(signal.SIGTERM, handler)
     try:
