@@ -16,29 +16,35 @@ import pytest
 SRC = Path(__file__).parents[2] / "src"
 
 
-def _train_until(argv: list[str], ready: Callable[[], bool], timeout: float = 180) -> int:
-    """Run ``boardai ARGV``, send SIGTERM once ``ready()``, return the exit code."""
+def _terminate_when(
+    argv: list[str], ready: Callable[[], bool], times: int = 1, timeout: float = 180
+) -> tuple[int, bytes, bytes]:
+    """Run ``boardai ARGV``, send SIGTERM once ``ready()`` (``times`` times, 0.1 s apart: the
+    first has begun stopping the work when the next comes), return the exit code, stdout and
+    stderr."""
     env = {**os.environ, "PYTHONPATH": str(SRC)}
     proc = subprocess.Popen(
         [sys.executable, "-m", "boardai", *argv],
         env=env,
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
     try:
         deadline = time.monotonic() + timeout  # the first run compiles the kernels
         while not ready():
-            assert proc.poll() is None, "training ended before its first checkpoint"
-            assert time.monotonic() < deadline, "no checkpoint in time"
+            assert proc.poll() is None, "the command ended before it was ready"
+            assert time.monotonic() < deadline, "not ready in time"
             time.sleep(0.05)
-        proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=60)
+        for k in range(times):
+            time.sleep(0.1 if k else 0.0)
+            proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert b"Traceback" not in err, err.decode()
-    return proc.returncode
+    assert b"Traceback" not in err and b"Exception ignored" not in err, err.decode()
+    return proc.returncode, out, err
 
 
 def test_train_ntuple_saves_on_sigterm(tmp_path: Path) -> None:
@@ -47,7 +53,7 @@ def test_train_ntuple_saves_on_sigterm(tmp_path: Path) -> None:
     out = tmp_path / "m.npz"
     argv = ["train", "ntuple", "--patterns", "0123,4567", "--episodes", "100000000"]
     argv += ["--checkpoint-every", "100", "--quiet", "--out", str(out)]
-    assert _train_until(argv, out.exists) == 130
+    assert _terminate_when(argv, out.exists)[0] == 130
     first = Trainer.load(out).episodes
     assert first >= 100
 
@@ -59,7 +65,7 @@ def test_train_othello_ntuple_saves_on_sigterm(tmp_path: Path) -> None:
     out = tmp_path / "o.npz"
     argv = ["train", "othello-ntuple", "--episodes", "100000000", "--tuples", "small"]
     argv += ["--eval-every", "200", "--eval-games", "2", "--out", str(out)]
-    assert _train_until(argv, out.exists) == 130
+    assert _terminate_when(argv, out.exists)[0] == 130
     _, meta = load_model(out)
     assert meta
 
@@ -73,7 +79,7 @@ def test_train_dqn_saves_on_sigterm(tmp_path: Path) -> None:
     argv = ["train", "dqn", "--net", "fc", "--planes", "12", "--hidden", "16", "--num-envs", "4"]
     argv += ["--warmup", "32", "--batch-size", "16", "--eval-games", "2", "--eval-every", "0"]
     argv += ["--save-every", "200", "--steps", "100000000", "--out", str(out)]
-    assert _train_until(argv, (out / "checkpoint.pt").exists) == 130
+    assert _terminate_when(argv, (out / "checkpoint.pt").exists)[0] == 130
     assert load_checkpoint(out / "checkpoint.pt")["counters"]["env_steps"] >= 200
 
 
@@ -98,28 +104,13 @@ def test_a_second_sigterm_lets_the_first_one_stop_the_work() -> None:
 
 
 def test_eval_stopped_by_two_sigterms_reports_its_games(tmp_path: Path) -> None:
-    env = {**os.environ, "PYTHONPATH": str(SRC)}
-    argv = ["2048", "eval", "--agent", "greedy", "--games", "100000000", "--workers", "2"]
+    # timeout(1) sends two: one to the command, one to its process group
     journal = tmp_path / "run.jsonl"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "boardai", *argv, "--resume", str(journal)],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        deadline = time.monotonic() + 120
-        while not journal.exists() or len(journal.read_text().splitlines()) < 3:
-            assert proc.poll() is None and time.monotonic() < deadline
-            time.sleep(0.05)
-        proc.send_signal(signal.SIGTERM)
-        time.sleep(0.1)  # the first has begun stopping the pool
-        proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert proc.returncode == 130, err.decode()
-    assert b"Traceback" not in err and b"Exception ignored" not in err, err.decode()
-    assert b"interrupted: reporting the" in err and b"average score" in out
+    argv = ["2048", "eval", "--agent", "greedy", "--games", "100000000", "--workers", "2"]
+    argv += ["--resume", str(journal)]
+
+    def two_games() -> bool:
+        return journal.exists() and len(journal.read_text().splitlines()) >= 3
+
+    code, out, err = _terminate_when(argv, two_games, times=2)
+    assert code == 130 and b"interrupted: reporting the" in err and b"average score" in out
