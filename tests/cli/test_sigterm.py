@@ -47,13 +47,15 @@ def _terminate_when(
     return proc.returncode, out, err
 
 
-def test_train_ntuple_saves_on_sigterm(tmp_path: Path) -> None:
+@pytest.mark.parametrize("times", [1, 2])  # two: as timeout(1) sends them
+def test_train_ntuple_saves_on_sigterm(tmp_path: Path, times: int) -> None:
     from boardai.g2048.train.trainer import Trainer
 
     out = tmp_path / "m.npz"
     argv = ["train", "ntuple", "--patterns", "0123,4567", "--episodes", "100000000"]
     argv += ["--checkpoint-every", "100", "--quiet", "--out", str(out)]
-    assert _terminate_when(argv, out.exists)[0] == 130
+    code, said, err = _terminate_when(argv, out.exists, times=times)
+    assert code == 130 and b"interrupted: saved" in said + err, (said + err).decode()
     first = Trainer.load(out).episodes
     assert first >= 100
 
@@ -89,6 +91,7 @@ def test_a_second_sigterm_lets_the_first_one_stop_the_work() -> None:
     from boardai.cli._common import sigterm_as_ctrl_c
 
     first, second = [], []
+    before = signal.getsignal(signal.SIGTERM)
     with sigterm_as_ctrl_c():
         try:
             os.kill(os.getpid(), signal.SIGTERM)
@@ -100,6 +103,8 @@ def test_a_second_sigterm_lets_the_first_one_stop_the_work() -> None:
                 time.sleep(0.2)  # stopping: a KeyboardInterrupt here would leave it half done
             except KeyboardInterrupt:
                 second.append(True)
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_IGN  # the process is stopping
+    signal.signal(signal.SIGTERM, before)
     assert first and not second
 
 

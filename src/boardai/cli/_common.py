@@ -81,9 +81,10 @@ def sigterm_as_ctrl_c() -> Iterator[None]:
     does: a KeyboardInterrupt in the main thread, so a training run saves its model and the
     command exits 130. Outside the main thread this does nothing.
 
-    Only the first SIGTERM interrupts: the ones after it are ignored while the work stops
-    (``timeout`` sends two, one to the command and one to its process group, and a second
-    KeyboardInterrupt would cut short the stopping of a pool of workers)."""
+    Only the first SIGTERM interrupts: the ones after it are ignored while the work stops, and
+    after it, until the process ends (``timeout`` sends two, one to the command and one to its
+    process group; a second KeyboardInterrupt would cut short the stopping of a pool of
+    workers, and a second SIGTERM after it would kill the process with its exit code unsaid)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -98,7 +99,9 @@ def sigterm_as_ctrl_c() -> Iterator[None]:
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, old)
+        # a handler inside (a training run's stop flag) that took a SIGTERM leaves it ignored
+        stopping = received or signal.getsignal(signal.SIGTERM) == signal.SIG_IGN
+        signal.signal(signal.SIGTERM, signal.SIG_IGN if stopping else old)
 
 
 def console(stderr: bool = False) -> Console:

@@ -207,17 +207,25 @@ def _describe(opened: Any, args: argparse.Namespace, out: Any) -> None:
 
 class _StopFlag:
     """Ctrl-C (or SIGTERM) sets a flag instead of raising, so a chunk always finishes whole
-    (the saved state then matches the episode count); a second one raises as usual."""
+    (the saved state then matches the episode count); a second Ctrl-C raises as usual. A
+    second SIGTERM does nothing: ``timeout`` sends two (to the command and to its process
+    group), and it must not cost the run its save."""
 
     SIGNALS = ("SIGINT", "SIGTERM")
 
     def __init__(self) -> None:
         self.set = False
+        self.terminated = False  # a SIGTERM came: the process is stopping
         self._old: dict[str, Any] = {}
 
     def _handler(self, signum: int, frame: Any) -> None:
+        import signal
+
+        self.terminated |= signum == signal.SIGTERM
         if self.set:
-            raise KeyboardInterrupt
+            if signum == signal.SIGINT:
+                raise KeyboardInterrupt
+            return
         self.set = True
         print("\nstopping after this chunk (Ctrl-C again to abort without saving)", flush=True)
 
@@ -234,4 +242,6 @@ class _StopFlag:
         import signal
 
         for name, old in self._old.items():
+            if name == "SIGTERM" and self.terminated:
+                old = signal.SIG_IGN  # as sigterm_as_ctrl_c leaves it, once one came
             signal.signal(getattr(signal, name), old)
