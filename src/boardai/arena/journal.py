@@ -85,9 +85,10 @@ class Part(Generic[R]):
     @property
     def partial_prefix(self) -> str:
         """The partial file of game ``i`` is this prefix and ``f"{i}.json"`` (a string, so
-        that a contest sent to worker processes can carry it)."""
+        that a contest sent to worker processes can carry it; absolute, as their working
+        folder may differ)."""
         digest = hashlib.sha256(self.key.encode()).hexdigest()[:12]
-        return os.path.join(self.journal.path + PARTIAL_SUFFIX, f"{digest}-")
+        return os.path.join(os.path.abspath(self.journal.path + PARTIAL_SUFFIX), f"{digest}-")
 
     def partial(self, index: int) -> str:
         """Where game ``index``, cut short, keeps its position so far."""
