@@ -139,7 +139,6 @@ def save_partial(path: str, spec: str, game: Game, seconds: float, cpu_seconds: 
 
     saved = {
         "spec": spec,
-        "seed": game.seed,
         "seconds": seconds,
         "cpu_seconds": cpu_seconds,
         "record": game.to_record(),
@@ -159,16 +158,9 @@ def load_partial(path: str, spec: str, spawn_seed: int) -> tuple[Game, float, fl
     try:
         with open(path, encoding="utf-8") as f:
             saved = json.load(f)
-        if saved["spec"] != spec or saved["seed"] != spawn_seed:
+        if saved["spec"] != spec or saved["record"]["seed"] != spawn_seed:
             return None
-        record = saved["record"]
-        game = Game(seed=spawn_seed)
-        if [list(tile) for tile in game.start] != record["start"]:
-            return None
-        for action, cell, value in record["moves"]:
-            game.move(int(action))
-            if (game.steps[-1].cell, game.steps[-1].value) != (cell, value):
-                return None
+        game = Game.from_record(saved["record"], seeded=True)
         return game, float(saved["seconds"]), float(saved["cpu_seconds"])
     except (OSError, ValueError, KeyError, TypeError):
         return None

@@ -138,12 +138,15 @@ class Game:
         }
 
     @classmethod
-    def from_record(cls, record: dict[str, Any]) -> Game:
-        """Replay a record of :meth:`to_record`, checking every move and spawn.
+    def from_record(cls, record: dict[str, Any], seeded: bool = False) -> Game:
+        """Replay a record of :meth:`to_record`, checking every move and spawn; ``seeded``
+        also checks that the start and every spawn are those the record's seed draws (a game
+        then goes on exactly as the recorded one would have).
 
         Raises:
             ValueError: the record is not a 2048 record, or a move or spawn in it is
-                impossible, or its final score disagrees with the replay.
+                impossible (or, ``seeded``, not the seed's), or its final score disagrees
+                with the replay.
         """
         if not isinstance(record, dict) or record.get("game") != "2048":
             raise ValueError('not a 2048 game record (expected "game": "2048")')
@@ -159,15 +162,20 @@ class Game:
             )
             start = [(int(cell), int(value)) for cell, value in record["start"]]
             if grid is None and start != game.start:  # unseeded, or start tiles placed by hand
+                if seeded:
+                    raise ValueError("the start tiles are not the seed's")
                 board = Board()
                 for cell, value in start:
                     board = board.place(cell, value)
                 game.start, game.start_board, game.board = start, board, board
             for k, (action, cell, value) in enumerate(record["moves"]):
                 try:
-                    game.move(int(action), spawn=(int(cell), int(value)))
+                    game.move(int(action), spawn=None if seeded else (int(cell), int(value)))
                 except ValueError as e:
                     raise ValueError(f"move {k}: {e}") from None
+                step = game.steps[-1]
+                if seeded and (step.cell, step.value) != (int(cell), int(value)):
+                    raise ValueError(f"move {k}: the spawn is not the seed's")
         except (KeyError, TypeError) as e:
             raise ValueError(f"malformed 2048 record: {e!r}") from None
         if "score" in record and record["score"] != game.score:
