@@ -20,7 +20,7 @@ from boardai.g2048.ntuple import (
     stage_of,
 )
 from boardai.g2048.ntuple_play import features, greedy_move, greedy_move_into
-from boardai.learn.ntuple import add_at, add_at_tc
+from boardai.learn.ntuple import add_at, add_at_tc, tc_arrays, tc_state
 from tests.g2048.strategies import boards
 from tests.naive import ntuple as naive
 
@@ -147,16 +147,20 @@ def test_parse_stages() -> None:
 def test_tc_update_rates() -> None:
     """Temporal coherence: the first update at full rate; opposite errors slow an entry down."""
     net = NTupleNetwork([(0, 1)])
-    e = np.zeros_like(net.weights)
-    a = np.zeros_like(net.weights)
+    tc = tc_state(net.weights.size)
     idx = np.array([5], np.int64)
-    add_at_tc(net.weights, e, a, idx, 0.5, 1.0)  # rate 1
+    add_at_tc(net.weights, tc, idx, 0.5, 1.0)  # rate 1
     assert net.weights[5] == pytest.approx(0.5)
-    add_at_tc(net.weights, e, a, idx, -0.5, -1.0)  # |E| / A = 1 / 1
+    add_at_tc(net.weights, tc, idx, -0.5, -1.0)  # |E| / A = 1 / 1
     assert net.weights[5] == pytest.approx(0.0)
-    add_at_tc(net.weights, e, a, idx, 0.5, 1.0)  # |E| / A = 0 / 2: frozen
+    add_at_tc(net.weights, tc, idx, 0.5, 1.0)  # |E| / A = 0 / 2: frozen
     assert net.weights[5] == pytest.approx(0.0)
-    assert (e[5], a[5]) == (1.0, 3.0)
+    assert tuple(tc[5]) == (1.0, 3.0) and not np.delete(tc, 5, axis=0).any()
+    saved = tc_arrays(tc)  # as files keep it: E and A apart, shaped like the weights
+    assert (saved["tc_e"][5], saved["tc_a"][5]) == (1.0, 3.0)
+    np.testing.assert_array_equal(tc_state(net.weights.size, saved), tc)
+    with pytest.raises(ValueError, match="shaped like the weights"):
+        tc_state(net.weights.size + 1, saved)
 
 
 def test_big_tiles_saturate_in_features_only() -> None:

@@ -181,7 +181,7 @@ def test_compact_drop_untouched(tmp_path) -> None:
 
     trainer, full = _trained(tmp_path, tc=True)
     w = trainer.network.weights
-    touched = trainer.tc[1] != 0
+    touched = trainer.tc[:, 1] != 0
     w[~touched] = 0.5  # weights TC never saw, as an earlier training without TC leaves them
     trainer.save(full)
     compact_model(full, tmp_path / "plain.npz", NTupleNetwork)
@@ -222,7 +222,7 @@ def test_compact_resumes_weights_only(tmp_path) -> None:
     compact_model(full, tmp_path / "c.npz", NTupleNetwork)
     resumed = Trainer.load(tmp_path / "c.npz")
     assert resumed.episodes == 30 and resumed.config.tc
-    assert not resumed.tc[0].any() and not resumed.tc[1].any()  # TC starts afresh
+    assert not resumed.tc.any()  # TC starts afresh
     resumed.train(5)
     resumed.save(tmp_path / "again.npz")  # a resumed compact model saves at full precision
     meta = read_meta(tmp_path / "again.npz")

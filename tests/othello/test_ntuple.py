@@ -158,9 +158,10 @@ def test_update_tc_matches_a_plain_reference() -> None:
         w_ref[j] += np.float32(0.05 * rate)
         e_ref[j] += np.float32(-0.5)
         a_ref[j] += np.float32(0.5)
-    update_tc(np.uint64(b.mover), np.uint64(b.opponent), *net.data(), e, a, 0.05, -0.5)
+    tc = np.stack([e, a], axis=1)
+    update_tc(np.uint64(b.mover), np.uint64(b.opponent), *net.data(), tc, 0.05, -0.5)
     assert np.allclose(net.weights, w_ref, atol=1e-6)
-    assert np.array_equal(e, e_ref) and np.array_equal(a, a_ref)
+    assert np.array_equal(tc[:, 0], e_ref) and np.array_equal(tc[:, 1], a_ref)
     assert not np.array_equal(net.weights, w_ref - w_ref)  # something moved
 
 

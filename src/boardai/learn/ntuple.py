@@ -103,8 +103,7 @@ def add_at(weights: np.ndarray, indices: np.ndarray, step: np.float64) -> None:
 @njit(inline="always")
 def add_at_tc(
     weights: np.ndarray,
-    tc_e: np.ndarray,
-    tc_a: np.ndarray,
+    tc: np.ndarray,
     indices: np.ndarray,
     step: np.float64,
     error: np.float64,
@@ -112,16 +111,43 @@ def add_at_tc(
     """Temporal coherence update (Beal and Smith 1999; Jaśkowski 2016 for 2048): entry i
     moves by ``step * |E_i| / A_i``.
 
-    ``E_i`` accumulates the errors that reached entry i and ``A_i`` their absolute values, so
-    weights whose errors keep one sign learn at the full rate and noisy ones slow down; an
-    entry never updated (``A_i == 0``) learns at the full rate.
+    ``tc[i] = (E_i, A_i)`` (:func:`tc_state`): ``E_i`` accumulates the errors that reached
+    entry i and ``A_i`` their absolute values, so weights whose errors keep one sign learn at
+    the full rate and noisy ones slow down; an entry never updated (``A_i == 0``) learns at
+    the full rate. The two sit side by side, so an update reads one cache line of them, not
+    two (TC training on a 5x6 network: docs/benchmarks.md, "Session 27").
     """
     err = np.float32(error)
     abs_err = np.float32(abs(error))
     for k in range(indices.shape[0]):
         i = np.uint64(indices[k])
-        a = tc_a[i]
-        rate = abs(tc_e[i]) / a if a > 0 else np.float32(1.0)
+        a = tc[i, 1]
+        rate = abs(tc[i, 0]) / a if a > 0 else np.float32(1.0)
         weights[i] += np.float32(step * rate)
-        tc_e[i] += err
-        tc_a[i] += abs_err
+        tc[i, 0] += err
+        tc[i, 1] += abs_err
+
+
+def tc_state(size: int, saved: dict[str, np.ndarray] | None = None) -> np.ndarray:
+    """The temporal coherence state of ``size`` weights for :func:`add_at_tc`: float32
+    ``(size, 2)``, the ``E`` and ``A`` of each weight side by side; from a file's ``tc_e`` and
+    ``tc_a`` arrays when ``saved`` has them (:func:`tc_arrays` writes them), else zero.
+
+    Raises:
+        ValueError: the saved arrays are not ``size`` long.
+    """
+    tc = np.zeros((size, 2), np.float32)
+    if saved is not None and "tc_e" in saved:
+        e, a = saved["tc_e"], saved.get("tc_a")
+        if a is None or e.shape != (size,) or a.shape != (size,):
+            raise ValueError("temporal coherence arrays must be shaped like the weights")
+        tc[:, 0] = e
+        tc[:, 1] = a
+    return tc
+
+
+def tc_arrays(tc: np.ndarray) -> dict[str, np.ndarray]:
+    """The state of :func:`tc_state` as a file keeps it: ``tc_e`` and ``tc_a``, one array
+    each, shaped like the weights (files from before the two sat side by side read the
+    same)."""
+    return {"tc_e": np.ascontiguousarray(tc[:, 0]), "tc_a": np.ascontiguousarray(tc[:, 1])}

@@ -375,14 +375,13 @@ def update_tc(
     squares: np.ndarray,
     offsets: np.ndarray,
     weights: np.ndarray,
-    tc_e: np.ndarray,
-    tc_a: np.ndarray,
+    tc: np.ndarray,
     step: float,
     error: float,
 ) -> None:
     """Temporal coherence step (:func:`boardai.learn.ntuple.add_at_tc`): each looked-up weight
     moves by ``step * |E| / A``, where ``E`` sums the errors that reached it and ``A`` their
-    absolute values."""
+    absolute values (``tc[i] = (E_i, A_i)``)."""
     idx = np.empty(offsets.shape[1], np.int64)
     indices(P, O, squares, offsets, idx)
-    add_at_tc(weights, tc_e, tc_a, idx, step, error)
+    add_at_tc(weights, tc, idx, step, error)

@@ -102,7 +102,7 @@ def _learn_from(
     ``target`` (``ONLINE_FAST`` gives the value it had when its move was chosen)."""
     error = target - value
     if use_tc:
-        add_at_tc(data[0], tc[0], tc[1], idx, step_scale * error, error)
+        add_at_tc(data[0], tc, idx, step_scale * error, error)
     else:
         add_at(data[0], idx, step_scale * error)
 
@@ -147,6 +147,13 @@ def _fetch(weights: np.ndarray, idx: np.ndarray) -> None:
         prefetch(weights, idx[k])
 
 
+@njit(inline="always")
+def _fetch_tc(tc_flat: np.ndarray, idx: np.ndarray) -> None:
+    """Start loading the TC state (``E, A`` pairs, flattened) of the weights at ``idx``."""
+    for k in range(idx.shape[0]):
+        prefetch(tc_flat, 2 * idx[k])
+
+
 @njit
 def _grow(a: np.ndarray) -> np.ndarray:
     """``a`` with room for twice as many rows (entries of a 1-D array)."""
@@ -182,7 +189,9 @@ def train_episodes(
 ) -> None:
     """Play and learn from ``episodes`` (global episode numbers), in order.
 
-    Writes per episode its score, largest exponent, moves and whether it was a restart.
+    ``tc`` is the TC state (:func:`~boardai.learn.ntuple.tc_state`; ``use_tc`` False: any
+    ``(1, 2)`` float32 array). Writes per episode its score, largest exponent, moves and
+    whether it was a restart.
     ``scratch`` is room for the lookup indices of a move's afterstates (int64,
     ``(SCRATCH_ROWS, n_lookups + 16)``, :func:`~boardai.g2048.ntuple_play.greedy_move_into`'s
     scratch; each row's last 16 entries stay free, so threads never write to one cache line).
@@ -195,7 +204,8 @@ def train_episodes(
     """
     n_lookups = 8 * data[2].shape[0]
     data = borrow_data(data)
-    tc = (borrow(tc[0]), borrow(tc[1]))
+    tc = borrow(tc)
+    tc_flat = tc.reshape(2 * tc.shape[0])
     moves_buf = borrow(scratch)  # lookups of the 4 afterstates of a move
     weights = data[0]
     cap = 4096
@@ -263,10 +273,14 @@ def train_episodes(
             else:
                 for j in range(1, min(AHEAD + 1, n)):
                     _fetch(weights, looked[n - 1 - j])
+                    if use_tc:
+                        _fetch_tc(tc_flat, looked[n - 1 - j])
                 value = sum_at(weights, looked[n - 1])  # of afterstate t, before it learns
                 for t in range(n - 1, -1, -1):
                     if t >= AHEAD:  # afterstate t - AHEAD loads while t learns
                         _fetch(weights, looked[t - AHEAD])
+                        if use_tc:
+                            _fetch_tc(tc_flat, looked[t - AHEAD])
                     if t == n - 1:
                         target = 0.0
                     elif method == BACKWARD_GREEDY:

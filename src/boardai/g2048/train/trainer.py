@@ -30,7 +30,7 @@ from boardai.g2048.ntuple import NTupleNetwork, stage_mask
 from boardai.g2048.train.config import TrainConfig
 from boardai.g2048.train.episodes import METHODS, SCRATCH_ROWS, play_games, train_episodes
 from boardai.learn.model_file import load_model, save_model
-from boardai.learn.ntuple import map_pages
+from boardai.learn.ntuple import map_pages, tc_arrays, tc_state
 
 #: Model kind written in the metadata, checked on resume and by the agent.
 KIND = "2048-ntuple-td"
@@ -81,6 +81,9 @@ class Trainer:
         network: the network to train (a new one from ``config`` when None).
         episodes: episodes already done.
         state: extra arrays of a saved run (``tc_e``, ``tc_a``, ``pool``, ``pool_state``).
+
+    ``tc`` holds the TC state, ``E`` and ``A`` side by side (:func:`~boardai.learn.ntuple.tc_state`;
+    one zero pair without TC); files keep them as ``tc_e`` and ``tc_a``.
     """
 
     def __init__(
@@ -102,12 +105,9 @@ class Trainer:
         self.seconds = seconds
         size = network.weights.shape[0]
         if config.tc:
-            self.tc = (
-                state.get("tc_e", np.zeros(size, np.float32)),
-                state.get("tc_a", np.zeros(size, np.float32)),
-            )
+            self.tc = tc_state(size, state)
         else:
-            self.tc = (np.zeros(1, np.float32), np.zeros(1, np.float32))
+            self.tc = tc_state(1)
         levels = max(1, len(config.restart_at))
         pool = state.get("pool", np.zeros((1, levels, config.pool_size), np.uint64))
         pool_state = state.get("pool_state", np.zeros((1, levels, 2), np.int64))
@@ -121,7 +121,7 @@ class Trainer:
         """Write the model and everything needed to resume, atomically."""
         extra: dict[str, np.ndarray] = {"pool": self.pool, "pool_state": self.pool_state}
         if self.config.tc:
-            extra.update(tc_e=self.tc[0], tc_a=self.tc[1])
+            extra.update(tc_arrays(self.tc))
         meta = {
             "kind": KIND,
             "episodes": self.episodes,
@@ -154,12 +154,8 @@ class Trainer:
         except (TypeError, ValueError) as e:
             raise ModelFileError(path, f"bad training options: {e}") from None
         weights_only = "compacted" in meta and "tc_e" not in extra  # TC starts afresh
-        tc_state = extra.get("tc_e")
-        if (
-            config.tc
-            and not weights_only
-            and getattr(tc_state, "shape", None) != (network.weights.shape)
-        ):
+        saved = [getattr(extra.get(k), "shape", None) for k in ("tc_e", "tc_a")]
+        if config.tc and not weights_only and saved != [network.weights.shape] * 2:
             raise ModelFileError(path, "temporal coherence state is missing or the wrong size")
         return cls(
             config,
@@ -185,8 +181,7 @@ class Trainer:
             self.pool = np.zeros((1, levels, config.pool_size), np.uint64)
             self.pool_state = np.zeros((1, levels, 2), np.int64)
         if config.tc and not self.config.tc:
-            size = self.network.weights.shape[0]
-            self.tc = (np.zeros(size, np.float32), np.zeros(size, np.float32))
+            self.tc = tc_state(self.network.weights.shape[0])
         self.config = config
 
     def split_stages(self, stages: Any) -> None:
@@ -208,8 +203,7 @@ class Trainer:
         n = network.n_stages
         network.weights[:] = np.tile(old.weights, n)
         if self.config.tc:
-            fresh = np.zeros((n - 1) * old.weights.size, np.float32)
-            self.tc = (np.concatenate([self.tc[0], fresh]), np.concatenate([self.tc[1], fresh]))
+            self.tc = np.concatenate([self.tc, tc_state((n - 1) * old.weights.size)])
         self.network = network
         self.config = replace(self.config, stages=network.stages)
 
@@ -233,14 +227,14 @@ class Trainer:
         size_old, size_new = int(old.offsets[-1]), int(network.offsets[-1])
 
         def grown(a: np.ndarray) -> np.ndarray:
-            out = np.zeros(network.n_stages * size_new, np.float32)
+            out = np.zeros((network.n_stages * size_new, *a.shape[1:]), np.float32)
             for s in range(network.n_stages):  # stage-major: old tables first in each stage
                 out[s * size_new : s * size_new + size_old] = a[s * size_old : (s + 1) * size_old]
             return out
 
         network.weights[:] = grown(old.weights)
         if self.config.tc:
-            self.tc = (grown(self.tc[0]), grown(self.tc[1]))
+            self.tc = grown(self.tc)
         self.network = network
         self.config = replace(self.config, patterns=",".join(pattern_names(network.patterns)))
 
@@ -276,7 +270,7 @@ class Trainer:
         moves = np.zeros(n_episodes, np.int64)
         restarted = np.zeros(n_episodes, np.bool_)
         data = self.network.data()
-        for table in (self.network.weights, *self.tc):  # mapped before the timed loop
+        for table in (self.network.weights, self.tc):  # mapped before the timed loop
             map_pages(table)
         masks = np.array([stage_mask(t) for t in c.restart_at], np.int64)
 

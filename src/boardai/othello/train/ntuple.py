@@ -5,8 +5,8 @@ for the opponent (``-V``), or with probability epsilon a random move (Lucas and 
 TDL for the Othello League). After every ply the value of the position just left moves toward
 ``-V(next)`` (the next mover is the opponent), or toward the result at the end (+1 win, 0
 draw, -1 loss for the mover), through ``tanh``'s derivative. Random moves teach nothing by
-default (they are not the policy being evaluated). With temporal coherence (``tc_e`` and
-``tc_a``, see :func:`boardai.learn.ntuple.add_at_tc`) each weight's rate adapts by itself.
+default (they are not the policy being evaluated). With temporal coherence (``tc``, see
+:func:`boardai.learn.ntuple.add_at_tc`) each weight's rate adapts by itself.
 
 >>> from boardai.othello.ntuple import NTupleNetwork
 >>> net = NTupleNetwork.create("small")
@@ -40,21 +40,21 @@ def train_episodes(
     epsilon: float,
     state: np.uint64,
     learn_random: bool = False,
-    tc: tuple[np.ndarray, np.ndarray] | None = None,
+    tc: np.ndarray | None = None,
 ) -> tuple[np.uint64, float]:
     """Play ``episodes`` self-play games, learning after every greedy ply (and after random
     ones too with ``learn_random``; Lucas and Runarsson skip those). ``tc``: the temporal
-    coherence accumulators ``(E, A)`` (float32, shaped like the weights), updated in place.
+    coherence state (:func:`boardai.learn.ntuple.tc_state`: the ``E`` and ``A`` of each
+    weight side by side), updated in place.
 
     Returns the advanced rng state and the mean squared TD error of the last episode.
     """
     if tc is None:
-        empty = np.zeros(0, np.float32)
-        tc = (empty, empty)
-    elif tc[0].shape != net.weights.shape or tc[1].shape != net.weights.shape:
-        raise ValueError("temporal coherence arrays must be shaped like the weights")
+        tc = np.zeros((0, 2), np.float32)
+    elif tc.shape != (net.weights.size, 2):
+        raise ValueError("the temporal coherence state must be two values a weight")
     return _train_episodes(
-        *net.data(), *tc, np.int64(episodes), alpha, epsilon, np.uint64(state), learn_random
+        *net.data(), tc, np.int64(episodes), alpha, epsilon, np.uint64(state), learn_random
     )
 
 
@@ -63,15 +63,14 @@ def _train_episodes(
     squares: np.ndarray,
     offsets: np.ndarray,
     weights: np.ndarray,
-    tc_e: np.ndarray,
-    tc_a: np.ndarray,
+    tc: np.ndarray,
     episodes: np.int64,
     alpha: float,
     epsilon: float,
     state: np.uint64,
     learn_random: bool,
 ) -> tuple[np.uint64, float]:
-    use_tc = tc_e.shape[0] > 0
+    use_tc = tc.shape[0] > 0
     idx = np.empty(offsets.shape[1], np.int64)  # the weights the position just left reads
     err = 0.0
     for _ in range(episodes):
@@ -96,7 +95,7 @@ def _train_episodes(
                 grad = delta * (1.0 - v * v)
                 nt.indices(P, O, squares, offsets, idx)
                 if use_tc:
-                    add_at_tc(weights, tc_e, tc_a, idx, alpha * grad, grad)
+                    add_at_tc(weights, tc, idx, alpha * grad, grad)
                 else:
                     add_at(weights, idx, alpha * grad)
                 err += delta * delta

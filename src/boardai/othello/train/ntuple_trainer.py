@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from boardai.learn.ntuple import tc_arrays, tc_state
 from boardai.learn.run import Progress, ProgressHook, StopCheck, stopping
 from boardai.learn.run import summary as run_summary
 from boardai.learn.schedules import ANNEALS, anneal
@@ -165,8 +166,7 @@ def train(
         played = net
     tc = None
     if config.tc:
-        zeros = np.zeros_like(net.weights)
-        tc = (arrays.get("tc_e", zeros), arrays.get("tc_a", zeros.copy()))
+        tc = tc_state(net.weights.size, arrays)
 
     def meta() -> dict[str, Any]:
         return {
@@ -179,7 +179,7 @@ def train(
         }
 
     def save(path: Path) -> None:
-        extra = {"tc_e": tc[0], "tc_a": tc[1]} if tc is not None else {}
+        extra = tc_arrays(tc) if tc is not None else {}
         if played is not net:
             extra["train_weights"] = net.weights
         save_network(path, played, meta(), extra)
