@@ -105,10 +105,13 @@ def sigterm_as_ctrl_c() -> Iterator[None]:
 
 
 def console(stderr: bool = False) -> Console:
-    """A rich console (plain text when the output is not a terminal)."""
+    """A rich console: plain text when the output is not a terminal, and then long lines stay
+    whole (a log read with grep, not at 80 columns); tables still fit the width."""
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False)
+    out = Console(stderr=stderr, highlight=False)
+    out.soft_wrap = not out.is_terminal
+    return out
 
 
 def progress(*columns_extra: Any, transient: bool = False) -> Progress:
