@@ -65,9 +65,13 @@ def test_bounds_and_safe_defaults():
         ("search:model=/etc/passwd", "model must be one of: shipped"),
         ("search:kind=b", "option 'kind' cannot be set here (options: depth, time, model)"),
         ("search:depth=x", "is not an int"),
+        ("search:time=nan", "'nan' is not a finite number"),  # it would pass the bounds
     ]:
         with pytest.raises(UsageError, match=re.escape(words)):
             reg.make_untrusted(spec)
+    for spec in ("search:time=nan", "search:time=inf", "search:time=-inf"):  # trusted too
+        with pytest.raises(UsageError, match="is not a finite number"):
+            reg.make(spec)
 
 
 def test_a_trusted_base_keeps_its_options_and_clients_adjust_within_bounds():

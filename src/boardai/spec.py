@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import math
 import pkgutil
 import types
 import typing
@@ -90,11 +91,14 @@ def _convert(raw: str, kind: Any, where: str) -> Any:
         raise UsageError(f"{where}: {raw!r} is not true or false")
     if kind in (int, float, str):
         try:
-            return kind(raw)
+            value = kind(raw)
         except ValueError:
             raise UsageError(
                 f"{where}: {raw!r} is not {'an' if kind is int else 'a'} {kind.__name__}"
             ) from None
+        if kind is float and not math.isfinite(value):  # nan would pass every range check
+            raise UsageError(f"{where}: {raw!r} is not a finite number")
+        return value
     raise TypeError(f"{where}: unsupported option type {kind!r}")
 
 

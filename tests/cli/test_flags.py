@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from boardai.cli import build_app, main
+from boardai.cli._common import finite_float
 from boardai.cli._flags import add_config_flags, config, flag_name, given
 from boardai.errors import UsageError
 from boardai.learn.run import field_default, field_docs
@@ -50,7 +51,7 @@ def test_every_field_becomes_a_flag_with_its_default_and_help() -> None:
     assert actions["kind"].choices == ["a", "b"] and actions["kind"].help == "a or b (default: a)"
     assert actions["fast"].option_strings == ["--fast"]
     assert actions["learn"].option_strings == ["--no-learn"]
-    assert actions["end"].type is float and actions["end"].help == "last rate"
+    assert actions["end"].type is finite_float and actions["end"].help == "last rate"
     assert all(actions[n].default is None for n in names)  # left out: the dataclass decides
     p.format_help()  # every help formats (a bare % would raise)
     assert given(p.parse_args([]), names) == {}
@@ -118,7 +119,11 @@ def test_training_commands_take_their_flags_from_the_config(command: str) -> Non
 @pytest.mark.parametrize(
     ("argv", "says"),
     [
-        (["2048", "train", "ntuple", "--alpha", "-1"], "alpha must be > 0, got -1.0"),
+        (["2048", "train", "ntuple", "--alpha", "-1"], "alpha must be a finite number > 0"),
+        (
+            ["2048", "train", "ntuple", "--checkpoint-minutes", "-1"],
+            "checkpoint_minutes must be >= 0",
+        ),
         (
             ["2048", "train", "ntuple", "--restart-at", "8"],
             "restart thresholds need a restart probability",
@@ -143,11 +148,35 @@ def test_a_bad_value_on_the_command_line_is_one_line_and_exit_2(
     assert not out.exists()
 
 
-def test_a_value_of_the_wrong_type_is_argparses_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["othello", "train", "ntuple", "--alpha", "fast"], "--alpha: 'fast' is not a number"),
+        # nan and inf pass every range check (nan > 0 is False, and so is nan <= 0)
+        (["othello", "train", "ntuple", "--alpha", "nan"], "--alpha: 'nan' is not a finite"),
+        (["2048", "train", "ntuple", "--optimistic", "nan"], "--optimistic: 'nan' is not a"),
+        (["2048", "train", "ntuple", "--alpha", "inf"], "--alpha: 'inf' is not a finite"),
+        (["2048", "train", "dqn", "--lr", "nan"], "--lr: 'nan' is not a finite number"),
+        (["2048", "watch", "--delay", "nan"], "--delay: 'nan' is not a finite number"),
+        (["2048", "watch", "--delay", "-1"], "--delay: -1.0 is not >= 0"),
+        (["replay", "--delay", "inf", "x.jsonl"], "--delay: 'inf' is not a finite number"),
+        (["othello", "solve", "--time", "nan", "x.obf"], "--time: 'nan' is not a finite"),
+        (["othello", "solve", "--time", "0", "x.obf"], "--time: 0.0 is not > 0"),
+        (["models", "fetch", "2048-dqn", "--timeout", "nan"], "--timeout: 'nan' is not a"),
+        (["2048", "bench", "search", "--prob-cut", "nan"], "--prob-cut: nan is not in [0, 1]"),
+        (["2048", "bench", "ntuple", "--prob-cut", "nan"], "--prob-cut: nan is not in [0, 1]"),
+    ],
+)
+def test_a_value_of_the_wrong_type_is_argparses_exit_2(
+    argv: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if "train" in argv:
+        argv = [*argv, "--out", "x.npz"]
     with pytest.raises(SystemExit) as e:
-        main(["othello", "train", "ntuple", "--alpha", "fast", "--out", "x.npz"])
+        main(argv)
     assert e.value.code == 2
-    assert "argument --alpha: invalid float value: 'fast'" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and f"argument {says}" in err.splitlines()[-1]
 
 
 def test_building_the_command_tree_imports_no_trainer() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import signal
 import threading
@@ -54,6 +55,33 @@ def tile_value(text: str) -> int:
     if tile < 4 or tile & (tile - 1):
         raise argparse.ArgumentTypeError(f"not a tile (4, 8, ..., 131072): {text!r}")
     return tile
+
+
+def finite_float(text: str) -> float:
+    """argparse type: a number, not nan or inf (which would pass every range check)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+    return value
+
+
+def nonneg_float(text: str) -> float:
+    """argparse type: a finite number >= 0 (a delay, minutes between saves)."""
+    value = finite_float(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is not >= 0")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """argparse type: a finite number > 0 (a time limit)."""
+    value = finite_float(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{value} is not > 0")
+    return value
 
 
 def probability(text: str) -> float:

@@ -29,6 +29,7 @@ import re
 from collections.abc import Callable, Collection, Mapping
 from typing import Any, Literal, TypeVar
 
+from boardai.cli._common import finite_float
 from boardai.learn.run import config_from_dict, field_default, field_docs
 
 C = TypeVar("C")
@@ -43,7 +44,7 @@ def boolean(text: str) -> bool:
     raise argparse.ArgumentTypeError(f"{text!r} is not true or false")
 
 
-_TYPES: dict[str, Callable[[str], Any]] = {"int": int, "float": float, "str": str}
+_TYPES: dict[str, Callable[[str], Any]] = {"int": int, "float": finite_float, "str": str}
 
 
 def _plain(doc: str) -> str:

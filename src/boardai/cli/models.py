@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from boardai.cli._common import positive_int
+from boardai.cli._common import positive_float, positive_int
 
 EXAMPLES = """
 boardai models
@@ -77,7 +77,10 @@ def register(app: Any) -> None:
     p.add_argument("names", nargs="+", metavar="NAME", help="the models")
     p.add_argument("--force", action="store_true", help="download even if a good copy is here")
     p.add_argument(
-        "--timeout", type=float, default=60.0, help="seconds to wait for the server (default 60)"
+        "--timeout",
+        type=positive_float,
+        default=60.0,
+        help="seconds to wait for the server (default 60)",
     )
     p.set_defaults(func=run_fetch)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from boardai.cli._common import nonneg_float
+
 
 def register(app: argparse.Namespace) -> None:
     p = app.command(
@@ -25,7 +27,10 @@ boardai replay games.jsonl --delay 0        # as fast as the terminal prints
         "--game", type=int, default=0, metavar="K", help="which game (0 = first, -1 = last)"
     )
     p.add_argument(
-        "--delay", type=float, default=0.2, help="seconds per position on a terminal (default 0.2)"
+        "--delay",
+        type=nonneg_float,
+        default=0.2,
+        help="seconds per position on a terminal (default 0.2)",
     )
     p.add_argument("--final", action="store_true", help="show only the final position")
     p.set_defaults(func=run)

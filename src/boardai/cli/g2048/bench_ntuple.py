@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from boardai.cli._common import nonneg_int, output_option, positive_int
+from boardai.cli._common import nonneg_int, output_option, positive_int, probability
 
 if TYPE_CHECKING:
     from boardai.cli import App
@@ -63,7 +63,7 @@ def register(app: App) -> None:
     )
     p.add_argument(
         "--prob-cut",
-        type=float,
+        type=probability,
         default=1e-4,
         help="with --depth 2 or more: the search's probability cut-off, as the player's "
         "prob_cut (default: 1e-4)",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from boardai.cli._common import output_option, positive_int
+from boardai.cli._common import output_option, positive_int, probability
 
 if TYPE_CHECKING:
     from boardai.cli import App
@@ -38,7 +38,7 @@ def register(app: App) -> None:
     )
     p.add_argument(
         "--prob-cut",
-        type=float,
+        type=probability,
         default=1e-4,
         help="probability cut-off (default 1e-4, nneonneo's)",
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from boardai.cli._common import nonneg_int, output_option
+from boardai.cli._common import nonneg_float, nonneg_int, output_option
 
 if TYPE_CHECKING:
     from rich.panel import Panel
@@ -37,7 +37,7 @@ def register(app: App) -> None:
     )
     p.add_argument(
         "--delay",
-        type=float,
+        type=nonneg_float,
         default=0.02,
         help="seconds between moves (default 0.02; 0: full speed)",
     )
@@ -83,13 +83,10 @@ def run(args: argparse.Namespace) -> int:
 
     from boardai.arena.play import Turn, play_2048
     from boardai.cli._common import console, warn_if_slow
-    from boardai.errors import UsageError
     from boardai.g2048 import ACTION_NAMES, Game
     from boardai.g2048.agents import make_agent
     from boardai.g2048.render import board_text
 
-    if args.delay < 0:
-        raise UsageError(f"--delay {args.delay}: must be >= 0")
     warn_if_slow("2048", [args.agent])
     agent = make_agent(args.agent, seed=args.seed)
     game = Game(seed=args.seed)

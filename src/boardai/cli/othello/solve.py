@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from boardai.cli._common import positive_int
+from boardai.cli._common import positive_float, positive_int
 from boardai.errors import UsageError
 
 if TYPE_CHECKING:
@@ -56,7 +56,9 @@ def register(app: App) -> None:
     p.add_argument(
         "--nodes", type=positive_int, metavar="N", help="node limit per position (about)"
     )
-    p.add_argument("--time", type=float, metavar="S", help="time limit per position in seconds")
+    p.add_argument(
+        "--time", type=positive_float, metavar="S", help="time limit per position in seconds"
+    )
     p.set_defaults(func=run)
 
 
@@ -145,8 +147,6 @@ def run(args: argparse.Namespace) -> int:
     from boardai.othello.board import action_text
     from boardai.othello.search import solve_position
 
-    if args.time is not None and not args.time > 0:
-        raise UsageError(f"--time {args.time} is not a positive number of seconds")
     positions = read_positions(args.file)
     if args.empties_max is not None:
         for pos in positions:

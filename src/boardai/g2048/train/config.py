@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,8 +67,10 @@ class TrainConfig:
         self.stages = parse_stages(self.stages)
         if self.method not in METHODS:
             raise ValueError(f"method must be one of {', '.join(METHODS)}, got {self.method!r}")
-        if not self.alpha > 0:
-            raise ValueError(f"alpha must be > 0, got {self.alpha}")
+        if not 0 < self.alpha < math.inf:
+            raise ValueError(f"alpha must be a finite number > 0, got {self.alpha}")
+        if not math.isfinite(self.optimistic):
+            raise ValueError(f"optimistic must be a finite number, got {self.optimistic}")
         if not 0 < self.alpha_decay <= 1:
             raise ValueError(f"alpha_decay must be in (0, 1], got {self.alpha_decay}")
         if self.alpha_every < 1:
