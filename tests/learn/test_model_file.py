@@ -37,7 +37,7 @@ def test_round_trip(tmp_path) -> None:
 def test_untouched_weights_compress(tmp_path) -> None:
     path = tmp_path / "m.npz"
     save_model(path, NTupleNetwork.create("012345"), {})
-    assert path.stat().st_size < 100_000  # 64 MiB of zeros
+    assert path.stat().st_size < 400_000  # 64 MiB of zeros: under 1/150 of it
 
 
 def test_truncated_file(tmp_path) -> None:

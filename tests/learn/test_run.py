@@ -108,6 +108,46 @@ def test_2048_ntuple_run_from_a_dict(tmp_path: Path) -> None:
     assert saved.config == config.learning()
 
 
+@pytest.mark.parametrize(
+    ("every", "minutes", "saves"),
+    [
+        (0, 0.0, False),  # only at the end
+        (0, 1e-9, True),  # by time: every step, a moment later
+        (50, 0.0, True),  # by count
+        (0, 60.0, False),  # an hour between saves: none in a short run
+    ],
+)
+def test_2048_ntuple_run_saves_by_time_or_count(
+    tmp_path: Path, every: int, minutes: float, saves: bool
+) -> None:
+    from boardai.g2048.train.ntuple_run import NTupleRun, train
+    from boardai.g2048.train.trainer import Trainer
+
+    out = tmp_path / "m.npz"
+    config = NTupleRun(
+        patterns=TINY,
+        episodes=200,
+        report_every=20,
+        checkpoint_every=every,
+        checkpoint_minutes=minutes,
+    )
+    events: list[Progress] = []
+    on_disk: list[int] = []
+
+    def seen(e: Progress) -> None:
+        events.append(e)
+        if e.saved:
+            on_disk.append(Trainer.load(out).episodes)
+
+    train(config, out, on_progress=seen)
+    saved = [e.done for e in events if e.saved]
+    assert bool(saved) == saves and on_disk == saved  # the file held what the event said
+    assert 200 not in saved  # the end saves once, after the last step
+    if every:
+        assert all(b - a >= every for a, b in zip([0, *saved], saved, strict=False))
+    assert Trainer.load(out).episodes == 200
+
+
 def test_2048_ntuple_run_stops_when_asked_and_saves(tmp_path: Path) -> None:
     from boardai.g2048.train.ntuple_run import NTupleRun, resumed_config, train
     from boardai.g2048.train.trainer import Trainer

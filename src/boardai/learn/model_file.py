@@ -138,14 +138,15 @@ def save_model(
     with atomic_write(path, "wb") as f:
         if precision == "int16":  # written once, shipped: the smaller LZMA, not deflate
             _savez(f, zipfile.ZIP_LZMA, meta=meta_bytes, **arrays)
-        else:  # checkpoints, written every few minutes: deflate's speed
-            np.savez_compressed(f, meta=meta_bytes, **arrays)
+        else:  # checkpoints, written every few minutes: deflate at its fastest level, 4%
+            # larger than its default and 1.6x as fast (a 5x6 network with TC: 8.5 s, not 13.8)
+            _savez(f, zipfile.ZIP_DEFLATED, compresslevel=1, meta=meta_bytes, **arrays)
 
 
-def _savez(f: Any, compression: int, **arrays: Any) -> None:
-    """``np.savez_compressed`` with another of zipfile's compressions: ``np.load`` (any
-    version) reads the members as it reads deflate's."""
-    with zipfile.ZipFile(f, "w", compression=compression) as z:
+def _savez(f: Any, compression: int, compresslevel: int | None = None, **arrays: Any) -> None:
+    """``np.savez_compressed`` with another of zipfile's compressions or levels: ``np.load``
+    (any version) reads the members as it reads ``savez_compressed``'s."""
+    with zipfile.ZipFile(f, "w", compression=compression, compresslevel=compresslevel) as z:
         for name, value in arrays.items():
             with z.open(f"{name}.npy", "w", force_zip64=True) as member:
                 np.lib.format.write_array(member, np.asanyarray(value), allow_pickle=False)

@@ -41,7 +41,8 @@ def register(app: App) -> None:
             "r + V(afterstate), updates from the end of each episode backwards, or online.\n"
             "Every --report-every episodes it prints a report (average\n"
             "and max score, moves/s, tile reach table) and appends a CSV row; every\n"
-            "--checkpoint-every episodes (and at Ctrl-C or SIGTERM, exit code 130) it saves --out."
+            "--checkpoint-minutes of training (and every --checkpoint-every episodes, if given),\n"
+            "at the end, and at Ctrl-C or SIGTERM (exit code 130) it saves --out."
         ),
     )
     output_option(p, "--out", required=True, help="model file to write (.npz)")
@@ -89,6 +90,8 @@ def _config_flags(p: argparse.ArgumentParser) -> list[str]:
             "restart_at": "LIST",
             "downgrade": "TILE",
             "add_patterns": "LIST",
+            "checkpoint_minutes": "M",
+            "checkpoint_every": "N",
         },
     )
 
