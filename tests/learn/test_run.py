@@ -4,6 +4,8 @@ input) with one-line errors, and ``train(config, out)`` reports progress, stops 
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -80,6 +82,13 @@ def test_every_learners_config_builds_from_a_dict(cls: type, good: dict, bad: di
         with pytest.raises(ValueError) as e:
             config_from_dict(cls, values)
         assert "\n" not in str(e.value) and str(e.value)
+    # nan and inf (a TOML sweep may hold either) pass range checks written as a < x
+    floats = [f.name for f in dataclasses.fields(cls) if "float" in str(f.type)]
+    assert floats
+    for name in floats:
+        for value in (math.nan, math.inf, -math.inf):
+            with pytest.raises(ValueError, match=f"'{name}' must be a finite number"):
+                config_from_dict(cls, {**good, name: value})
 
 
 def _events(events: list[Progress]) -> None:

@@ -33,6 +33,7 @@ import ast
 import dataclasses
 import inspect
 import itertools
+import math
 import textwrap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -144,7 +145,7 @@ _SCALARS: dict[str, tuple[type, ...]] = {
 def _check_type(cls: type, name: str, annotation: str, value: Any) -> Any:
     """``value`` for a field annotated ``annotation`` (an int is a float too, and stays as
     given, as the config's own default may be); a value of another scalar type raises
-    ValueError. Other annotations pass."""
+    ValueError, and so does a float that is nan or infinite. Other annotations pass."""
     kinds = [k.strip() for k in annotation.split("|")]
     if value is None and "None" in kinds:
         return None
@@ -156,6 +157,8 @@ def _check_type(cls: type, name: str, annotation: str, value: Any) -> Any:
             isinstance(value, bool) and kind in ("int", "float")
         )
         if ok:
+            if isinstance(value, float) and not math.isfinite(value):  # TOML has nan and inf
+                raise ValueError(f"{cls.__name__} option {name!r} must be a finite number")
             return value
     want = " or ".join(kinds)
     raise ValueError(f"{cls.__name__} option {name!r} must be {want}, got {value!r}")
