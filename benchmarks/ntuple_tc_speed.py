@@ -1,7 +1,7 @@
 """Training moves per CPU second of a saved n-tuple run, with temporal coherence on and off, in
 interleaved rounds (the run's own weights, filled tables: realistic cache behaviour):
 
-    python benchmarks/ntuple_tc_speed.py RUN.npz [EPISODES] [ROUNDS]
+    python benchmarks/ntuple_tc_speed.py RUN.npz [EPISODES] [ROUNDS] [METHOD]
 
 RUN.npz is a full-state file of `boardai 2048 train ntuple --tc` (it keeps the TC state).
 Each round trains EPISODES (default 500) with TC, then as many without: the network moves on
@@ -21,6 +21,8 @@ def main() -> None:
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 500
     rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 3
     t = Trainer.load(path)
+    if len(sys.argv) > 4:  # another TD method than the run's
+        t.config = replace(t.config, method=sys.argv[4])
     t.train(20)  # compile
     res: dict[bool, list[float]] = {True: [], False: []}
     for _ in range(rounds):

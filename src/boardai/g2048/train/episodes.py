@@ -246,8 +246,12 @@ def train_episodes(
                 states_lo, states_hi = _grow(states_lo), _grow(states_hi)
                 looked = _grow(looked)
             if method == ONLINE and n > 0:
+                if use_tc:  # the move chosen now learns after the next one: load its TC now
+                    _fetch_tc(tc_flat, moves_buf[a])
                 _learn(looked[n - 1], q, data, tc, use_tc, step_scale)
             elif method == ONLINE_FAST and n > 0:
+                if use_tc:
+                    _fetch_tc(tc_flat, moves_buf[a])
                 then = prev_q - rewards[n - 1]  # its value when it was chosen
                 _learn_from(looked[n - 1], then, q, data, tc, use_tc, step_scale)
             row, kept = moves_buf[a], looked[n]
