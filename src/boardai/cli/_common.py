@@ -57,12 +57,16 @@ def tile_value(text: str) -> int:
     return tile
 
 
-def finite_float(text: str) -> float:
-    """argparse type: a number, not nan or inf (which would pass every range check)."""
+def _number(text: str) -> float:
     try:
-        value = float(text)
+        return float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+
+
+def finite_float(text: str) -> float:
+    """argparse type: a number, not nan or inf (which would pass every range check)."""
+    value = _number(text)
     if not math.isfinite(value):
         raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
     return value
@@ -86,10 +90,7 @@ def positive_float(text: str) -> float:
 
 def probability(text: str) -> float:
     """argparse type: a float in [0, 1]."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    value = _number(text)
     if not 0.0 <= value <= 1.0:
         raise argparse.ArgumentTypeError(f"{value} is not in [0, 1]")
     return value
