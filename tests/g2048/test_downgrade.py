@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardai.g2048 import Board
-from boardai.g2048.downgrade import downgrade, unread_stages
-from boardai.g2048.ntuple import NTupleNetwork, evaluate, stage_mask, stage_of
+from boardai.g2048.downgrade import downgrade
+from boardai.g2048.ntuple import NTupleNetwork, evaluate
 from tests.g2048.strategies import small_boards
 from tests.naive import ntuple as naive
 
@@ -54,42 +55,46 @@ def test_downgrade_leaves_early_boards_alone() -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(small_boards(), min_exponents, st.integers(0, 2**31 - 1))
-def test_search_leaf_is_the_network_on_the_downgraded_board(
-    board: Board, m: int, seed: int
+@given(small_boards(), min_exponents, st.integers(0, 2**31 - 1), st.integers(0, 3))
+def test_search_leaf_reads_the_downgraded_board_in_the_stage_of_the_board(
+    board: Board, m: int, seed: int, below: int
 ) -> None:
+    """The leaf value with downgrading from ``2**m``: the network on the downgraded board, in
+    the weights of the stage of the board as it is (stages from ``2**(m - below)``), as the
+    reference values it; without downgrading, the network on the board."""
     from boardai.g2048.ntuple_play import evaluate_leaf, search_data
 
-    net = NTupleNetwork.create("012,4567,37")
+    top = max(1, min(15, m - below))
+    net = NTupleNetwork.create("012,4567,37", ((top,), (top, top - 1)) if top > 1 else ((top,),))
     net.weights[:] = np.random.default_rng(seed).normal(size=net.weights.shape)
-    down = Board.from_exponents(naive.downgrade(board.exponents(), m))
+    size = int(net.offsets[-1])
+    tables = [
+        [
+            {i: float(net.weights[s * size + net.offsets[p] + i]) for i in range(16 ** len(pat))}
+            for p, pat in enumerate(net.patterns)
+        ]
+        for s in range(net.n_stages)
+    ]
+    x = board.exponents()
+    want = naive.value(naive.downgrade(x, m), net.patterns, tables, net.stages, stage_exponents=x)
     got = evaluate_leaf(np.uint64(board.lo), search_data(net.data(), m))
-    assert got == evaluate(np.uint64(down.lo), net.data())
+    assert got == pytest.approx(want, rel=1e-9, abs=1e-9)
     plain = evaluate_leaf(np.uint64(board.lo), search_data(net.data(), 0))
     assert plain == evaluate(np.uint64(board.lo), net.data())
 
 
-def _stage_after_downgrade(board: Board, stages: tuple[tuple[int, ...], ...], m: int) -> int:
-    masks = np.array([stage_mask(t) for t in stages], np.int64)
-    return int(stage_of(np.uint64(downgrade(np.uint64(board.lo), m)), masks))
+def test_late_stages_are_read_by_the_late_boards_downgrading_reads_as_early() -> None:
+    """Stages from 16384 with downgrading from 16384: a 16384 board with a gap reads the
+    downgraded features in the 16384 stage's weights, not in the first stage's."""
+    from boardai.g2048.ntuple_play import evaluate_leaf, search_data
 
-
-@settings(max_examples=300, deadline=None)
-@given(small_boards(), st.integers(1, 15), st.integers(1, 15), st.integers(1, 15))
-def test_unread_stages_are_read_only_by_boards_of_many_distinct_tiles(
-    board: Board, m: int, top: int, second: int
-) -> None:
-    threshold = (top, second) if second < top else (top,)
-    unread = unread_stages((threshold,), m)
-    assert bool(unread) == (top >= m)
-    if unread and _stage_after_downgrade(board, unread, m):
-        assert len(set(board.exponents()) - {0}) >= top
-
-
-def test_a_board_with_every_tile_keeps_its_late_stage() -> None:
-    every = [[2, 4, 8, 16], [32, 64, 128, 256], [512, 1024, 2048, 4096], [8192, 16384, 0, 0]]
-    stages = unread_stages(((13,), (14,), (14, 13)), 14)
-    assert stages == ((14,), (14, 13))
-    assert _stage_after_downgrade(Board.from_grid(every), stages, 14) == 2
-    every[0][0] = 0  # no 2: every tile above it halves, 16384 included
-    assert _stage_after_downgrade(Board.from_grid(every), stages, 14) == 0
+    net = NTupleNetwork.create("0123,4567", "14")
+    half = net.weights.size // 2
+    net.weights[:half] = 1.0  # the first stage: 1 a lookup
+    net.weights[half:] = 2.0  # the stage from 16384: 2 a lookup
+    late = Board.from_grid([[16384, 2048, 2, 0], [0] * 4, [0] * 4, [0] * 4])
+    early = _down(late, 14)
+    assert max(early.exponents()) == 13
+    data = search_data(net.data(), 14)
+    assert evaluate_leaf(np.uint64(early.lo), data) == 16 * 1.0
+    assert evaluate_leaf(np.uint64(late.lo), data) == 16 * 2.0

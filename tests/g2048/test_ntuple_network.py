@@ -9,9 +9,11 @@ from hypothesis import strategies as st
 
 from boardai.errors import UsageError
 from boardai.g2048 import Board
+from boardai.g2048.downgrade import downgrade
 from boardai.g2048.ntuple import (
     NTupleNetwork,
     evaluate,
+    evaluate_at,
     feature_board,
     format_stages,
     lookup_indices,
@@ -19,7 +21,7 @@ from boardai.g2048.ntuple import (
     stage_mask,
     stage_of,
 )
-from boardai.g2048.ntuple_play import features, greedy_move, greedy_move_into
+from boardai.g2048.ntuple_play import greedy_move, greedy_move_into
 from boardai.learn.ntuple import add_at, add_at_tc, tc_arrays, tc_state
 from tests.g2048.strategies import boards
 from tests.naive import ntuple as naive
@@ -202,6 +204,12 @@ def test_images_are_the_isomorphisms(board: Board) -> None:
         assert got == [cells[iso[c]] for c in range(16)]
 
 
+def _read(after: Board, dg: int, net: NTupleNetwork) -> float:
+    """:func:`evaluate_at` of the afterstate downgraded (``dg > 0``), in its own stage."""
+    fb = np.uint64(feature_board(np.uint64(after.lo), np.uint64(after.hi)))
+    return evaluate_at(np.uint64(downgrade(fb, dg)) if dg else fb, fb, net.data())
+
+
 @settings(max_examples=60, deadline=None)
 @given(boards(), patterns_st, stages_st, st.integers(0, 2**32), st.sampled_from([0, 5, 11]))
 def test_greedy_move_matches_reference(board: Board, patterns, stages, seed: int, dg: int) -> None:
@@ -216,11 +224,10 @@ def test_greedy_move_matches_reference(board: Board, patterns, stages, seed: int
     best = None
     for a in board.legal_actions():
         after, r = board.slide(a)
-        fb = np.uint64(features(np.uint64(after.lo), np.uint64(after.hi), dg))
-        exact = r + evaluate(fb, net.data())
+        exact = r + _read(after, dg, net)
         x = [min(e, 15) for e in after.exponents()]  # features saturate, then downgrade
-        x = naive.downgrade(x, dg) if dg else x
-        want = r + naive.value(x, net.patterns, tables, net.stages)
+        read = naive.downgrade(x, dg) if dg else x
+        want = r + naive.value(read, net.patterns, tables, net.stages, stage_exponents=x)
         assert exact == pytest.approx(want, rel=1e-9, abs=1e-9)
         if best is None or exact > best[1]:
             best = (a, exact, after, r)
@@ -235,5 +242,4 @@ def test_greedy_move_matches_reference(board: Board, patterns, stages, seed: int
     net.weights *= np.exp2(rng.integers(-60, 60, net.weights.size)).astype(np.float32)
     got = greedy_move_into(lo, hi, net.data(), dg, buf)
     after, r = board.slide(got[0])
-    fb = np.uint64(features(np.uint64(after.lo), np.uint64(after.hi), dg))
-    assert got[4] == r + evaluate(fb, net.data())
+    assert got[4] == r + _read(after, dg, net)

@@ -395,20 +395,6 @@ def test_resume_applies_options_given_even_at_their_default(tmp_path, capsys) ->
     assert Trainer.load(out).config.downgrade == 16384
 
 
-def test_stages_past_the_downgrade_tile_get_a_note(tmp_path, capsys) -> None:
-    """Stages at or above the downgrade tile are read only by boards of many different tiles:
-    the training says so once, and says nothing for stages below it."""
-    base = [*TRAIN, "--patterns", "0123", "--episodes", "10", "--report-every", "10"]
-    out = str(tmp_path / "m.npz")
-    assert main([*base, "--stages", "7,8+7", "--downgrade", "256", "--out", out]) == 0
-    assert (
-        "note: with --downgrade 256, boards past stages 8+7 read downgraded, as earlier boards, "
-        "unless they hold 8 different tiles"
-    ) in " ".join(capsys.readouterr().out.split())
-    assert main([*base, "--stages", "7", "--downgrade", "256", "--out", out]) == 0
-    assert "note:" not in capsys.readouterr().out
-
-
 def test_split_stages_starts_every_stage_from_the_trained_weights(tmp_path, capsys) -> None:
     """Resuming with --stages copies the one-stage weights into every stage, so every board
     keeps its value (TC state: the first stage keeps it, the others start at the full rate);

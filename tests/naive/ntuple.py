@@ -64,9 +64,11 @@ def value(
     patterns: list[tuple[int, ...]],
     tables: Tables,
     thresholds: tuple[int | tuple[int, ...], ...] = (),
+    stage_exponents: list[int] | None = None,
 ) -> float:
-    """``tables[stage][pattern]`` maps index -> weight."""
-    s = stage(grid_of(exponents), thresholds)
+    """``tables[stage][pattern]`` maps index -> weight; the stage is that of
+    ``stage_exponents`` when given (a downgraded board's is that of the board as it is)."""
+    s = stage(grid_of(exponents if stage_exponents is None else stage_exponents), thresholds)
     return sum(tables[s][p].get(i, 0.0) for p, i in lookups(exponents, patterns))
 
 

@@ -14,6 +14,11 @@ the one filled), so the downgraded board has the same equal neighbours, hence th
 as the board itself. Only the values differ (future merges of the halved tiles count half); the
 boards one search compares mostly share their large tiles, which keeps that difference small.
 
+A multi-stage network counts a board's stage on the board as it is, and reads its features
+downgraded (:func:`~boardai.g2048.ntuple_play.lookup_read`): with stages from 16384 and
+downgrading from 16384, the late boards read the shapes the early game taught, in weights
+of their own, which learn what those shapes are worth once the large tiles are there.
+
 >>> from boardai.g2048 import Board
 >>> b = Board.from_grid([[16384, 4096, 2048, 2], [0] * 4, [0] * 4, [0] * 4])
 >>> Board._make(int(downgrade(b.lo, 14))).to_grid()[0]
@@ -27,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from boardai._jit import njit
-from boardai.g2048.ntuple import Stage, tile_presence
+from boardai.g2048.ntuple import tile_presence
 
 _NIB = np.uint64(0xF)
 
@@ -41,24 +46,6 @@ def downgrade_exponent(tile: int) -> int:
     if tile and not (4 <= tile <= 32768 and tile & (tile - 1) == 0):
         raise ValueError(f"downgrade must be 0 or a tile from 4 to 32768, got {tile}")
     return tile.bit_length() - 1 if tile else 0
-
-
-def unread_stages(stages: tuple[Stage, ...], min_exponent: int) -> tuple[Stage, ...]:
-    """The stage thresholds that downgrading from ``2**min_exponent`` leaves all but unread.
-
-    A board past such a threshold holds a tile of at least ``2**min_exponent``, so it reads
-    downgraded, below the threshold, unless it holds at least as many different tiles as the
-    threshold's largest exponent: downgrading keeps the different tiles apart and stops with a
-    large tile only on a board holding every tile from 2 up to it (14 different tiles for
-    16384). The weights of these stages then stay almost untouched in training and unused in
-    play.
-
-    >>> unread_stages(((13,), (14,), (14, 13)), 14)
-    ((14,), (14, 13))
-    >>> unread_stages(((14,),), 0)  # downgrading off
-    ()
-    """
-    return tuple(s for s in stages if min_exponent and s[0] >= min_exponent)
 
 
 @njit

@@ -160,21 +160,36 @@ def _stage_base(board: np.uint64, data: Any) -> np.int64:
 
 
 @njit(inline="always")
+def lookup_indices_at(board: np.uint64, stage_board: np.uint64, data: Any, out: np.ndarray) -> None:
+    """Write the ``8 * P`` weight indices of a feature board into ``out``, in the weights of
+    the stage of ``stage_board``: ``out[8 * p + i]`` is pattern ``p`` seen through symmetry
+    ``i``. Each weight starts loading as its index is written
+    (:func:`~boardai.intrinsics.prefetch`), for the sum that reads them next
+    (:func:`~boardai.g2048.ntuple_index.write_indices`). A downgraded board
+    (:mod:`boardai.g2048.downgrade`) reads its features from the downgraded board and its
+    stage from the board as it is."""
+    write_indices(images(np.uint64(board)), _stage_base(np.uint64(stage_board), data), data, out)
+
+
+@njit(inline="always")
 def lookup_indices(board: np.uint64, data: Any, out: np.ndarray) -> None:
-    """Write the ``8 * P`` weight indices of a feature board into ``out`` (stage included):
-    ``out[8 * p + i]`` is pattern ``p`` seen through symmetry ``i``. Each weight starts
-    loading as its index is written (:func:`~boardai.intrinsics.prefetch`), for the sum
-    that reads them next (:func:`~boardai.g2048.ntuple_index.write_indices`)."""
-    board = np.uint64(board)
-    write_indices(images(board), _stage_base(board, data), data, out)
+    """:func:`lookup_indices_at` of a feature board in its own stage."""
+    lookup_indices_at(board, board, data, out)
+
+
+@njit(inline="always")
+def evaluate_at(afterstate: np.uint64, stage_board: np.uint64, data: Any) -> float:
+    """Value of a feature board in the weights of the stage of ``stage_board`` (as
+    :func:`lookup_indices_at`): the sum of lookups
+    (:func:`~boardai.g2048.ntuple_index.sum_weights`)."""
+    base = _stage_base(np.uint64(stage_board), data)
+    return sum_weights(images(np.uint64(afterstate)), base, data)
 
 
 @njit(inline="always")
 def evaluate(afterstate: np.uint64, data: Any) -> float:
-    """Value of a feature board (for most boards the packed board itself): the sum of lookups
-    (:func:`~boardai.g2048.ntuple_index.sum_weights`)."""
-    afterstate = np.uint64(afterstate)
-    return sum_weights(images(afterstate), _stage_base(afterstate, data), data)
+    """Value of a feature board (for most boards the packed board itself) in its own stage."""
+    return evaluate_at(afterstate, afterstate, data)
 
 
 #: A stage threshold: tile exponents, largest first (``(14,)`` is 16384, ``(14, 13)`` is 16384

@@ -3,7 +3,8 @@ TD training loop (:mod:`boardai.g2048.train.episodes`) both move by.
 
 A move picks the action maximising ``r + V(afterstate)`` (Szubert & Jaśkowski's
 TD-afterstate learning, seed 004's EVALUATE); ``V`` reads the afterstate's feature board
-(:func:`features`), downgraded when the network was trained so.
+(:func:`lookup_read`), downgraded when the network was trained so, in the stage of the
+afterstate as it is.
 
 >>> import numpy as np
 >>> from boardai.g2048.ntuple import NTupleNetwork
@@ -22,18 +23,17 @@ import numpy as np
 from boardai._jit import njit
 from boardai.g2048.downgrade import downgrade
 from boardai.g2048.kernels import move
-from boardai.g2048.ntuple import evaluate, feature_board, lookup_indices
+from boardai.g2048.ntuple import evaluate_at, feature_board, lookup_indices_at
 
 
 @njit(inline="always")
-def features(lo: np.uint64, hi: np.uint64, dg: np.int64) -> np.uint64:
-    """The board the network reads for the exact board ``(lo, hi)``: its feature board,
-    downgraded (:func:`~boardai.g2048.downgrade.downgrade`) from tile ``2**dg`` up when
-    ``dg > 0``."""
-    fb = feature_board(lo, hi)
-    if dg > 0:
-        fb = downgrade(fb, dg)
-    return fb
+def lookup_read(fb: np.uint64, dg: np.int64, data: Any, out: np.ndarray) -> None:
+    """The lookups of feature board ``fb`` as the network reads it
+    (:func:`~boardai.g2048.ntuple.lookup_indices_at`): downgraded from tile ``2**dg`` up when
+    ``dg > 0``, in the weights of the stage of ``fb`` as it is (a multi-stage network keeps its
+    late stages for the late boards that downgrading reads as earlier ones)."""
+    fb = np.uint64(fb)
+    lookup_indices_at(downgrade(fb, dg) if dg > 0 else fb, fb, data, out)
 
 
 @njit(inline="always")
@@ -57,9 +57,9 @@ def greedy_move_into(
 ) -> tuple[int, np.uint64, np.uint64, int, float]:
     """Greedy move by ``r + V(afterstate)``: (action or -1, after lo, after hi, reward, r + V).
 
-    ``V`` reads the afterstate through :func:`features` (``dg > 0``: downgraded). ``buf``
+    ``V`` reads the afterstate through :func:`lookup_read` (``dg > 0``: downgraded). ``buf``
     (int64, ``(4, n)`` with ``n >= n_lookups``) is scratch: row ``a`` receives the lookups of
-    action ``a``'s afterstate (:func:`~boardai.g2048.ntuple.lookup_indices`; zeros when the
+    action ``a``'s afterstate (:func:`lookup_read`; zeros when the
     action is illegal). The lookups of every legal afterstate are made once, their weights
     start loading before the first is summed, and the four sums then run side by side, each in
     :func:`~boardai.g2048.ntuple.evaluate`'s order (so every value is the same bit for bit),
@@ -71,7 +71,7 @@ def greedy_move_into(
         alo, ahi, _ = moves[a]
         row = buf[a]
         if alo != lo or ahi != hi:
-            lookup_indices(features(alo, ahi, dg), data, row)  # starts the weights' loads
+            lookup_read(feature_board(alo, ahi), dg, data, row)  # starts the weights' loads
         else:
             for k in range(n_lookups):
                 row[k] = 0
@@ -115,9 +115,7 @@ def evaluate_leaf(after: np.uint64, data: Any) -> float:
     """The network's value of afterstate ``after`` (:func:`search_data`'s data)."""
     network, dg, _ = data
     board = np.uint64(after)
-    if dg > 0:
-        board = downgrade(board, dg)
-    return evaluate(board, network)
+    return evaluate_at(downgrade(board, dg) if dg > 0 else board, board, network)
 
 
 @njit(cache=False)  # takes a function: numba cannot cache it (see boardai.g2048.search)
@@ -134,10 +132,7 @@ def evaluate_leaves(
     for a in range(4):
         row = buf[a]
         if (need >> a) & 1:
-            board = np.uint64(outs[a])
-            if dg > 0:
-                board = downgrade(board, dg)
-            lookup_indices(board, network, row)
+            lookup_read(np.uint64(outs[a]), dg, network, row)
         else:
             for k in range(n):
                 row[k] = 0

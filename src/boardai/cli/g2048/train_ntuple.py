@@ -179,8 +179,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _describe(opened: Any, args: argparse.Namespace, out: Any) -> None:
-    """The lines that open a run: what a resume changed, the network, notes."""
-    from boardai.g2048.downgrade import downgrade_exponent, unread_stages
+    """The lines that open a run: what a resume changed, the network."""
     from boardai.g2048.ntuple import format_stages
 
     trainer = opened.trainer
@@ -199,13 +198,6 @@ def _describe(opened: Any, args: argparse.Namespace, out: Any) -> None:
         f"stages {format_stages(c.stages) or 'none'}, {mb:,.0f} MiB of weights, method {c.method}, "
         f"alpha {c.alpha}, seed {c.seed}"
     )
-    unread = unread_stages(c.stages, downgrade_exponent(c.downgrade))
-    if unread:
-        out.print(
-            f"note: with --downgrade {c.downgrade}, boards past stages {format_stages(unread)} "
-            f"read downgraded, as earlier boards, unless they hold {unread[0][0]} different "
-            "tiles: the weights of those stages stay almost unused"
-        )
 
 
 class _StopFlag:
