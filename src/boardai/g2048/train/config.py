@@ -22,7 +22,8 @@ class TrainConfig:
     stages: tuple[Stage, ...] = ()
     """Multi-stage: thresholds where new weights start, a tile exponent or tiles joined by +
     (largest first); e.g. 14,14+13: one stage below 16384, one from 16384, one from 16384 with
-    8192 on the board (a tuple ((14,), (14, 13)) reads the same)."""
+    8192 on the board (a tuple ((14,), (14, 13)) reads the same); counted on the board as it
+    is, before --downgrade."""
     method: str = field(default="backward", metadata={"choices": tuple(METHODS)})
     """backward: TD(0) updates from the end of each episode back to its start; backward-greedy:
     the same, re-choosing each next move with the current weights; online: forward TD(0);
