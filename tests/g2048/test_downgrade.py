@@ -67,14 +67,7 @@ def test_search_leaf_reads_the_downgraded_board_in_the_stage_of_the_board(
     top = max(1, min(15, m - below))
     net = NTupleNetwork.create("012,4567,37", ((top,), (top, top - 1)) if top > 1 else ((top,),))
     net.weights[:] = np.random.default_rng(seed).normal(size=net.weights.shape)
-    size = int(net.offsets[-1])
-    tables = [
-        [
-            {i: float(net.weights[s * size + net.offsets[p] + i]) for i in range(16 ** len(pat))}
-            for p, pat in enumerate(net.patterns)
-        ]
-        for s in range(net.n_stages)
-    ]
+    tables = naive.tables_from(net.weights, net.offsets, net.patterns, net.n_stages)
     x = board.exponents()
     want = naive.value(naive.downgrade(x, m), net.patterns, tables, net.stages, stage_exponents=x)
     got = evaluate_leaf(np.uint64(board.lo), search_data(net.data(), m))

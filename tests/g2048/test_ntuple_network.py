@@ -56,15 +56,7 @@ def _random_network(
     net = NTupleNetwork(patterns, stages)
     rng = np.random.default_rng(seed)
     net.weights[:] = rng.normal(size=net.weights.size).astype(np.float32)
-    size = int(net.offsets[-1])
-    tables = [
-        [
-            {i: float(net.weights[s * size + net.offsets[p] + i]) for i in range(16 ** len(pat))}
-            for p, pat in enumerate(net.patterns)
-        ]
-        for s in range(net.n_stages)
-    ]
-    return net, tables
+    return net, naive.tables_from(net.weights, net.offsets, net.patterns, net.n_stages)
 
 
 def _features(board: Board) -> np.uint64:

@@ -9,6 +9,8 @@ the pattern's cells as base-16 digits, the first cell lowest, each exponent capp
 
 from __future__ import annotations
 
+from typing import Any
+
 Grid = list[list[int]]
 
 
@@ -57,6 +59,21 @@ def lookups(exponents: list[int], patterns: list[tuple[int, ...]]) -> list[tuple
 
 
 Tables = list[list[dict[int, float]]]
+
+
+def tables_from(
+    weights: Any, offsets: Any, patterns: list[tuple[int, ...]], n_stages: int
+) -> Tables:
+    """The tables of a flat weight array laid out as the compiled network's: stage ``s``,
+    pattern ``p`` at ``s * offsets[-1] + offsets[p]``, ``16 ** len(pattern)`` entries."""
+    size = int(offsets[-1])
+    return [
+        [
+            {i: float(weights[s * size + offsets[p] + i]) for i in range(16 ** len(pat))}
+            for p, pat in enumerate(patterns)
+        ]
+        for s in range(n_stages)
+    ]
 
 
 def value(
