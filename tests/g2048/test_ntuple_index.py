@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from boardai.g2048.ntuple import NTupleNetwork, evaluate, lookup_indices
+from boardai.g2048.ntuple import NTupleNetwork, evaluate, lookup_indices_at
 from boardai.g2048.ntuple_index import (
     IndexLayout,
     IndexLayoutType,
@@ -29,7 +29,7 @@ def _probe(feature_boards: np.ndarray, data):  # type: ignore[no-untyped-def]
     out = np.zeros((feature_boards.shape[0], n), np.int64)
     values = np.zeros(feature_boards.shape[0], np.float64)
     for k in range(feature_boards.shape[0]):
-        lookup_indices(feature_boards[k], data, out[k])
+        lookup_indices_at(feature_boards[k], feature_boards[k], data, out[k])
         values[k] = evaluate(feature_boards[k], data)
     return out, values
 

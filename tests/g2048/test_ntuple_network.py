@@ -16,7 +16,7 @@ from boardai.g2048.ntuple import (
     evaluate_at,
     feature_board,
     format_stages,
-    lookup_indices,
+    lookup_indices_at,
     parse_stages,
     stage_mask,
     stage_of,
@@ -77,7 +77,7 @@ def test_value_matches_reference(board: Board, patterns, stages, seed: int) -> N
 def test_update_matches_reference(board: Board, patterns, stages, seed: int, step: float) -> None:
     net, tables = _random_network(patterns, stages, seed)
     idx = np.empty(net.n_lookups, np.int64)
-    lookup_indices(_features(board), net.data(), idx)
+    lookup_indices_at(_features(board), _features(board), net.data(), idx)
     add_at(net.weights, idx, step)
     naive.update(board.exponents(), net.patterns, tables, np.float32(step), net.stages)
     size = int(net.offsets[-1])

@@ -172,12 +172,6 @@ def lookup_indices_at(board: np.uint64, stage_board: np.uint64, data: Any, out: 
 
 
 @njit(inline="always")
-def lookup_indices(board: np.uint64, data: Any, out: np.ndarray) -> None:
-    """:func:`lookup_indices_at` of a feature board in its own stage."""
-    lookup_indices_at(board, board, data, out)
-
-
-@njit(inline="always")
 def evaluate_at(afterstate: np.uint64, stage_board: np.uint64, data: Any) -> float:
     """Value of a feature board in the weights of the stage of ``stage_board`` (as
     :func:`lookup_indices_at`): the sum of lookups
