@@ -425,6 +425,23 @@ def test_split_stages_starts_every_stage_from_the_trained_weights(tmp_path, caps
     assert main([*base, "--episodes", "300", "--resume", str(out), "--stages", "7"]) == 0
 
 
+def test_split_stages_can_keep_the_tc_rates(tmp_path) -> None:
+    """With --split-tc keep every stage starts from the first stage's TC state (the rates its
+    weights had reached), not at the full rate; --split-tc without a split is refused."""
+    out, split = tmp_path / "m.npz", tmp_path / "split.npz"
+    base = [*TRAIN, "--patterns", TINY, "--report-every", "100"]
+    assert main([*base, "--out", str(out), "--episodes", "200", "--tc", "--alpha", "0.5"]) == 0
+    before = Trainer.load(out)
+    assert np.count_nonzero(before.tc) > 0
+    again = [*base, "--out", str(split), "--episodes", "200", "--resume", str(out)]
+    assert main([*again, "--split-tc", "keep"]) == 2  # no --stages: nothing to split
+    assert main([*again, "--stages", "7", "--split-tc", "keep"]) == 0
+    trainer = Trainer.load(split)
+    size = before.network.weights.size
+    for s in range(2):
+        np.testing.assert_array_equal(trainer.tc[s * size : (s + 1) * size], before.tc)
+
+
 def test_add_patterns_grows_the_network_keeping_every_value(tmp_path, capsys) -> None:
     """--add-patterns appends zero tables (in every stage, TC state too): values stay, the new
     patterns then learn, and the grown file resumes like any other."""

@@ -125,6 +125,8 @@ def run(args: argparse.Namespace) -> int:
 
     out = console()
     values = _values(args)
+    if "split_tc" in values and not (args.resume and values.get("stages")):
+        raise UsageError("--split-tc says how a split goes on: give --resume MODEL --stages LIST")
     if args.resume:
         try:
             run_config = resumed_config(args.resume, **values)

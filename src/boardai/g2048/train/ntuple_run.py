@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from boardai.errors import UsageError
@@ -64,6 +64,9 @@ class NTupleRun(TrainConfig):
     add_patterns: str = ""
     """With resume: grow the network by these patterns (hex lists), their weights starting at
     zero; try with tc."""
+    split_tc: str = field(default="fresh", metadata={"choices": ("fresh", "keep")})
+    """With resume, tc and stages: the TC state of the stages after the first, ``fresh`` (they
+    learn at the full rate) or ``keep`` (each a copy of the first stage's)."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -72,6 +75,8 @@ class NTupleRun(TrainConfig):
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
         if self.checkpoint_every < 0:
             raise ValueError(f"checkpoint_every must be >= 0, got {self.checkpoint_every}")
+        if self.split_tc not in ("fresh", "keep"):
+            raise ValueError(f"split_tc must be fresh or keep, got {self.split_tc!r}")
         if not self.checkpoint_minutes >= 0:  # NaN too
             raise ValueError(f"checkpoint_minutes must be >= 0, got {self.checkpoint_minutes}")
 
@@ -136,7 +141,7 @@ def _open(config: NTupleRun, resume: str | os.PathLike[str] | None) -> Opened:
         changes["patterns"] = f"+{config.add_patterns}"
     if config.stages and config.stages != trainer.config.stages:  # the same again: no-op
         try:
-            trainer.split_stages(config.stages)
+            trainer.split_stages(config.stages, keep_tc=config.split_tc == "keep")
         except ValueError as e:
             raise UsageError(f"resume {resume} with stages: {e}") from None
         changes["stages"] = format_stages(config.stages)

@@ -184,12 +184,14 @@ class Trainer:
             self.tc = tc_state(self.network.weights.shape[0])
         self.config = config
 
-    def split_stages(self, stages: Any) -> None:
+    def split_stages(self, stages: Any, keep_tc: bool = False) -> None:
         """Give a one-stage network stages, each starting from its trained weights, so that
         play is unchanged at first and each stage then learns its own part of the game:
         multi-stage weight promotion (Jaśkowski 2016) done once for every weight. With TC the
         first stage keeps its state and the later ones start afresh, at the full rate: their
         weights were settled on other parts of the game, and now have their own to learn.
+        With ``keep_tc`` every stage starts from the first stage's TC state instead, at the
+        rates the weights had reached, so that learning goes on as it was.
 
         Raises:
             ValueError: the network has stages already, or ``stages`` is empty.
@@ -203,7 +205,10 @@ class Trainer:
         n = network.n_stages
         network.weights[:] = np.tile(old.weights, n)
         if self.config.tc:
-            self.tc = np.concatenate([self.tc, tc_state((n - 1) * old.weights.size)])
+            later = (
+                np.tile(self.tc, (n - 1, 1)) if keep_tc else tc_state((n - 1) * old.weights.size)
+            )
+            self.tc = np.concatenate([self.tc, later])
         self.network = network
         self.config = replace(self.config, stages=network.stages)
 
