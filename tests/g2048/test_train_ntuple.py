@@ -299,12 +299,27 @@ def test_cli_reports_whole_intervals_from_short_calls(tmp_path, capsys) -> None:
     assert f"400  avg = {chunk.scores.mean():,.0f}, max = {chunk.scores.max():,}" in text
 
 
+def test_bad_patterns_say_so_before_any_progress_bar(tmp_path) -> None:
+    """The error is the one line the command prints (a terminal-less run shows the progress
+    bar's last frame when it stops, so a bar started first would show too)."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "m.npz"
+    cmd = [sys.executable, "-m", "boardai", *TRAIN, "--patterns", "zz", "--out", str(out)]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.startswith("boardai: error: --patterns: unknown pattern set 'zz'")
+
+
 def test_cli_errors(tmp_path, capsys) -> None:
     bad = tmp_path / "bad.npz"
     bad.write_text("not a model")
     assert main([*TRAIN, "--resume", str(bad), "--out", str(tmp_path / "m.npz")]) == 2
     assert "bad.npz" in capsys.readouterr().err
     assert main([*TRAIN, "--patterns", "zz", "--out", str(tmp_path / "m.npz")]) == 2
+    assert "unknown pattern set 'zz'" in capsys.readouterr().err
     assert main([*TRAIN, "--stages", "x", "--out", str(tmp_path / "m.npz")]) == 2
     assert main([*TRAIN, "--stages", "14+13,14", "--out", str(tmp_path / "m.npz")]) == 2
     assert "must increase" in capsys.readouterr().err
@@ -471,6 +486,8 @@ def test_add_patterns_grows_the_network_keeping_every_value(tmp_path, capsys) ->
     assert main([*first, "--episodes", "300", *grow]) == 2  # 0145 is there now
     assert "there already" in capsys.readouterr().err
     assert main([*base, "--episodes", "10", "--add-patterns", "0145"]) == 2
+    assert main([*first, "--episodes", "300", "--resume", str(out), "--add-patterns", "00"]) == 2
+    assert "--add-patterns: pattern '00' repeats a cell" in capsys.readouterr().err
 
 
 def _reference_episode(

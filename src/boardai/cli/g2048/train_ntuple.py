@@ -138,6 +138,14 @@ def run(args: argparse.Namespace) -> int:
         if args.add_patterns:
             raise UsageError("--add-patterns grows a saved network: give --resume MODEL too")
         run_config = config(NTupleRun, values)
+    from boardai.g2048.patterns import parse_patterns
+
+    parse_patterns(run_config.patterns)  # a bad one says so before the progress bar shows
+    if run_config.add_patterns:
+        try:
+            parse_patterns(run_config.add_patterns)
+        except UsageError as e:
+            raise UsageError(str(e).replace("--patterns", "--add-patterns", 1)) from None
     log: CsvLog | None = None
     rows: list[dict[str, Any]] = []
     stop = _StopFlag()
