@@ -50,6 +50,29 @@ def test_an_unwritable_output_fails_before_the_work(
     assert out == ""
 
 
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["2048", "train", "ntuple", "--patterns", "zz"], "--patterns: unknown pattern set 'zz'"),
+        (["othello", "train", "ntuple", "--tuples", "zz"], "unknown n-tuple 'zz'"),
+    ],
+)
+def test_a_bad_network_fails_before_the_progress_bar(
+    argv: list[str], says: str, tmp_path: Path
+) -> None:
+    """Run as a command: without a terminal a progress bar still prints its last frame when
+    it stops, so one started before the check would show above the error."""
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, "-m", "boardai", *argv, "--out", str(tmp_path / "m.npz")]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.startswith(f"boardai: error: {says}")
+    assert len(done.stderr.splitlines()) == 1 and len(done.stderr) < 300, done.stderr
+
+
 def test_output_checks_name_the_problem(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("x")
     with pytest.raises(UsageError, match="is a folder, not a file"):

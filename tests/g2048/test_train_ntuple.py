@@ -299,20 +299,6 @@ def test_cli_reports_whole_intervals_from_short_calls(tmp_path, capsys) -> None:
     assert f"400  avg = {chunk.scores.mean():,.0f}, max = {chunk.scores.max():,}" in text
 
 
-def test_bad_patterns_say_so_before_any_progress_bar(tmp_path) -> None:
-    """The error is the one line the command prints (a terminal-less run shows the progress
-    bar's last frame when it stops, so a bar started first would show too)."""
-    import subprocess
-    import sys
-
-    out = tmp_path / "m.npz"
-    cmd = [sys.executable, "-m", "boardai", *TRAIN, "--patterns", "zz", "--out", str(out)]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 2
-    assert done.stdout == ""
-    assert done.stderr.startswith("boardai: error: --patterns: unknown pattern set 'zz'")
-
-
 def test_cli_errors(tmp_path, capsys) -> None:
     bad = tmp_path / "bad.npz"
     bad.write_text("not a model")

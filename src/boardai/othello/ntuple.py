@@ -163,9 +163,10 @@ def parse_tuples(text: str) -> list[str]:
     names = list(dict.fromkeys(n for i in items for n in TUPLE_SETS.get(i, i).split(",")))
     for n in names:
         if n not in TUPLES:
+            named = ", ".join(t for t in TUPLES if "_" not in t)  # the systematic ones: too many
             raise UsageError(
-                f"unknown n-tuple {n!r} (tuples: {', '.join(TUPLES)};"
-                f" sets: {', '.join(TUPLE_SETS)})"
+                f"unknown n-tuple {n!r} (tuples: {named}, or one of a set's, such as r2x3_b2 or"
+                f" h4_a1; sets: {', '.join(TUPLE_SETS)})"
             )
     if not names:
         raise UsageError("no n-tuples given")

@@ -58,9 +58,11 @@ def run(args: argparse.Namespace) -> int:
     from boardai.cli._common import console, progress, resumed_out
     from boardai.cli._flags import config, given
     from boardai.learn.run import Progress
+    from boardai.othello.ntuple import parse_tuples
     from boardai.othello.train.ntuple_trainer import NTupleConfig, train
 
     run_config = config(NTupleConfig, given(args, args.config_flags))
+    parse_tuples(run_config.tuples)  # a bad one says so before the progress bar shows
     out = console()
     with progress(TextColumn("vs wpc {task.fields[score]}")) as bar:
         task = bar.add_task("self-play", total=run_config.episodes, score="-")
