@@ -426,7 +426,7 @@ def test_split_stages_starts_every_stage_from_the_trained_weights(tmp_path, caps
     assert main([*base, "--episodes", "300", "--resume", str(out), "--stages", "7"]) == 0
 
 
-def test_split_stages_can_keep_the_tc_rates(tmp_path) -> None:
+def test_split_stages_can_keep_the_tc_rates(tmp_path, capsys) -> None:
     """With --split-tc keep every stage starts from the first stage's TC state (the rates its
     weights had reached), not at the full rate; --split-tc without a split is refused."""
     out, split = tmp_path / "m.npz", tmp_path / "split.npz"
@@ -436,7 +436,9 @@ def test_split_stages_can_keep_the_tc_rates(tmp_path) -> None:
     assert np.count_nonzero(before.tc) > 0
     again = [*base, "--out", str(split), "--episodes", "200", "--resume", str(out)]
     assert main([*again, "--split-tc", "keep"]) == 2  # no --stages: nothing to split
+    capsys.readouterr()
     assert main([*again, "--stages", "7", "--split-tc", "keep"]) == 0
+    assert "now with {'stages': '7', 'split_tc': 'keep'}" in capsys.readouterr().out
     trainer = Trainer.load(split)
     size = before.network.weights.size
     for s in range(2):

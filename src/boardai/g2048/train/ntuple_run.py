@@ -145,6 +145,8 @@ def _open(config: NTupleRun, resume: str | os.PathLike[str] | None) -> Opened:
         except ValueError as e:
             raise UsageError(f"resume {resume} with stages: {e}") from None
         changes["stages"] = format_stages(config.stages)
+        if trainer.config.tc:
+            changes["split_tc"] = config.split_tc
     return Opened(trainer, changes, compact)
 
 
