@@ -98,6 +98,24 @@ def test_an_eval_json_file_gives_its_games_records(tmp_path):
         read_records(path)
 
 
+def test_a_resume_journal_gives_its_finished_games_records(tmp_path):
+    """The journal of a real eval run reads as that run's records, in game order (whatever
+    order the games finished in), a torn last line left out."""
+    from boardai.cli import main
+
+    journal, out = tmp_path / "j.jsonl", tmp_path / "run.json"
+    argv = ["2048", "eval", "--agent", "random", "--games", "4", "--seed", "3", "--workers", "2"]
+    assert main([*argv, "--json", str(out), "--resume", str(journal)]) == 0
+    expected = read_records(out)
+    lines = journal.read_text().splitlines()
+    journal.write_text("\n".join([lines[0], *reversed(lines[1:])]) + '\n{"run": "random", "ind')
+    assert read_records(journal) == expected
+    assert [r["index"] for r in read_records(journal)] == [0, 1, 2, 3]
+    journal.write_text(lines[0] + "\n")
+    with pytest.raises(UsageError, match="no finished game records"):
+        read_records(journal)
+
+
 def test_missing_file_and_missing_game(tmp_path):
     with pytest.raises(UsageError, match="no such record file"):
         read_records(tmp_path / "none.jsonl")

@@ -53,8 +53,8 @@ class Frame:
 
 
 def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """Every record of a JSON-lines file (blank lines are skipped), or of the games of a
-    ``boardai 2048 eval --json`` file.
+    """Every record of a JSON-lines file (blank lines are skipped), of the games of a
+    ``boardai 2048 eval --json`` file, or of the finished games of a ``--resume`` journal.
 
     Raises:
         UsageError: the file is missing, or a line is not a JSON object with a known game,
@@ -68,6 +68,8 @@ def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     except (OSError, UnicodeDecodeError) as e:
         raise UsageError(f"{p}: cannot read records: {e}") from None
     from_eval = _eval_records(p, text)
+    if from_eval is None:
+        from_eval = _journal_records(p, text)
     if from_eval is not None:
         return from_eval
     records = []
@@ -105,6 +107,39 @@ def _eval_records(path: Path, text: str) -> list[dict[str, Any]] | None:
         except ValueError as e:
             raise UsageError(f"{path}: game {k}: {e}") from None
     return records
+
+
+def _journal_records(path: Path, text: str) -> list[dict[str, Any]] | None:
+    """The records of the finished games in a journal (an eval's or match's ``--resume`` file:
+    see :mod:`boardai.arena.journal`), run by run in index order (None: ``text`` is not one).
+    A torn last line (the run was killed while writing it) is left out."""
+    lines = text.splitlines()
+    try:
+        head = json.loads(lines[0]) if lines else None
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(head, dict) or "journal" not in head:
+        return None
+    games: dict[str, dict[int, dict[str, Any]]] = {}
+    for number, line in enumerate(lines[1:], 2):
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            if number == len(lines):
+                break
+            raise UsageError(f"{path}:{number}: not JSON") from None
+        result = entry.get("result") if isinstance(entry, dict) else None
+        record = result.get("record") if isinstance(result, dict) else None
+        if record is None:
+            continue
+        try:
+            game_of(record)
+        except ValueError as e:
+            raise UsageError(f"{path}:{number}: {e}") from None
+        games.setdefault(str(entry.get("run")), {})[int(entry.get("index", 0))] = record
+    if not games:
+        raise UsageError(f"{path}: a journal with no finished game records (yet)")
+    return [games[run][k] for run in games for k in sorted(games[run])]
 
 
 def write_records(

@@ -22,7 +22,9 @@ boardai render games.jsonl --game 3 --gif game3.gif    # the whole of game 3
 boardai render games.jsonl --png start.png --at 0      # the start position
 """,
     )
-    p.add_argument("file", help="record file (JSON lines, or a boardai 2048 eval --json file)")
+    p.add_argument(
+        "file", help="record file (JSON lines, a 2048 eval --json file, or a --resume journal)"
+    )
     p.add_argument(
         "--game", type=int, default=0, metavar="K", help="which game (0 = first, -1 = last)"
     )

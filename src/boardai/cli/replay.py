@@ -22,7 +22,9 @@ boardai replay games.jsonl --game 2 --final # only the last position and the sco
 boardai replay games.jsonl --delay 0        # as fast as the terminal prints
 """,
     )
-    p.add_argument("file", help="record file (JSON lines, or a boardai 2048 eval --json file)")
+    p.add_argument(
+        "file", help="record file (JSON lines, a 2048 eval --json file, or a --resume journal)"
+    )
     p.add_argument(
         "--game", type=int, default=0, metavar="K", help="which game (0 = first, -1 = last)"
     )
