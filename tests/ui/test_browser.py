@@ -208,6 +208,28 @@ def test_a_swipe_moves(page):
     assert _state(page)["grid"][0][3] == 2  # slid right
 
 
+def test_replay_a_resume_journal(page, tmp_path):
+    """An eval's --resume journal opens as its finished games, in game order, whatever order
+    they finished in."""
+    from boardai.cli import main
+    from boardai.records import read_records
+
+    journal, out = tmp_path / "j.jsonl", tmp_path / "run.json"
+    argv = ["2048", "eval", "--agent", "random", "--games", "3", "--seed", "5", "--workers", "1"]
+    assert main([*argv, "--json", str(out), "--resume", str(journal)]) == 0
+    lines = journal.read_text().splitlines()
+    journal.write_text("\n".join([lines[0], *reversed(lines[1:])]) + "\n")
+    records = read_records(out)
+    page.click("button[data-tab=replay]")
+    page.set_input_files("#replayFile", str(journal))
+    length = len(records[0]["moves"]) + 1
+    page.wait_for_function(
+        f"window.boardai.replay.state && window.boardai.replay.state.length === {length}"
+    )
+    assert page.locator("#replayGame option").count() == 3
+    assert f"score {records[0]['score']}," in page.inner_text("#replayGame option >> nth=0")
+
+
 def test_replay_an_eval_json_file(page, tmp_path):
     from boardai.arena import play_games
 

@@ -59,6 +59,29 @@ function evalRecords(text) {
   return data.results.filter((g) => g && g.record).map((g) => g.record);
 }
 
+// The records of the finished games in a `--resume` journal, run by run in game order (null:
+// the text is not one); a line that is not JSON (a torn last line) is left out.
+function journalRecords(text) {
+  const lines = text.split("\n").filter((l) => l.trim());
+  let head;
+  try { head = JSON.parse(lines[0]); } catch (e) { return null; }
+  if (!head || typeof head !== "object" || !("journal" in head)) return null;
+  const runs = new Map();
+  for (const line of lines.slice(1)) {
+    let entry;
+    try { entry = JSON.parse(line); } catch (e) { continue; }
+    const record = entry && entry.result && entry.result.record;
+    if (!record) continue;
+    if (!runs.has(entry.run)) runs.set(entry.run, []);
+    runs.get(entry.run).push([entry.index || 0, record]);
+  }
+  const out = [];
+  for (const games of runs.values()) {
+    games.sort((a, b) => a[0] - b[0]).forEach(([, record]) => out.push(record));
+  }
+  return out;
+}
+
 function download(name, record) {
   const blob = new Blob([JSON.stringify(record) + "\n"], { type: "application/x-ndjson" });
   const a = document.createElement("a");
@@ -374,7 +397,7 @@ const replay = {
     this.records = [];
     const select = $("replayGame");
     select.innerHTML = "";
-    const evalRun = evalRecords(text);
+    const evalRun = evalRecords(text) || journalRecords(text);
     if (evalRun) this.records = evalRun;
     else for (const line of text.split("\n")) {
       if (!line.trim()) continue;
