@@ -110,24 +110,17 @@ def _eval_records(path: Path, text: str) -> list[dict[str, Any]] | None:
 
 
 def _journal_records(path: Path, text: str) -> list[dict[str, Any]] | None:
-    """The records of the finished games in a journal (an eval's or match's ``--resume`` file:
-    see :mod:`boardai.arena.journal`), run by run in index order (None: ``text`` is not one).
-    A torn last line (the run was killed while writing it) is left out."""
-    lines = text.splitlines()
-    try:
-        head = json.loads(lines[0]) if lines else None
-    except json.JSONDecodeError:
-        return None
-    if not isinstance(head, dict) or "journal" not in head:
+    """The records of the finished games in a journal (an eval's or match's ``--resume`` file),
+    run by run in index order (None: ``text`` is not one); read as a resumed run reads it, so
+    a torn line and what follows it are left out."""
+    # The journal's reader is a leaf module (it imports only atomic and errors).
+    from boardai.arena.journal import read_journal
+
+    journal = read_journal(text.encode("utf-8"))
+    if journal is None:
         return None
     games: dict[str, dict[int, dict[str, Any]]] = {}
-    for number, line in enumerate(lines[1:], 2):
-        try:
-            entry = json.loads(line)
-        except json.JSONDecodeError:
-            if number == len(lines):
-                break
-            raise UsageError(f"{path}:{number}: not JSON") from None
+    for number, entry in enumerate(journal[1], 2):
         result = entry.get("result") if isinstance(entry, dict) else None
         record = result.get("record") if isinstance(result, dict) else None
         if record is None:
@@ -136,7 +129,7 @@ def _journal_records(path: Path, text: str) -> list[dict[str, Any]] | None:
             game_of(record)
         except ValueError as e:
             raise UsageError(f"{path}:{number}: {e}") from None
-        games.setdefault(str(entry.get("run")), {})[int(entry.get("index", 0))] = record
+        games.setdefault(str(entry.get("run")), {}).setdefault(int(entry.get("index", 0)), record)
     if not games:
         raise UsageError(f"{path}: a journal with no finished game records (yet)")
     return [games[run][k] for run in games for k in sorted(games[run])]

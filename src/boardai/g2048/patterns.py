@@ -82,8 +82,9 @@ def _parse_one(text: str, where: str) -> Pattern:
     return cells
 
 
-def parse_patterns(spec: str) -> tuple[Pattern, ...]:
-    """Patterns from a set name, a comma/space separated hex list, or ``@file`` of such lists.
+def parse_patterns(spec: str, flag: str = "--patterns") -> tuple[Pattern, ...]:
+    """Patterns from a set name, a comma/space separated hex list, or ``@file`` of such lists
+    (errors name ``flag``, or the file).
 
     Raises:
         UsageError: unknown name, bad digits, repeated cells, or an unreadable file.
@@ -91,7 +92,7 @@ def parse_patterns(spec: str) -> tuple[Pattern, ...]:
     spec = spec.strip()
     if spec in PATTERN_SETS:
         return tuple(_parse_one(p, spec) for p in PATTERN_SETS[spec])
-    where = "--patterns"
+    where = flag
     if spec.startswith("@"):
         path = Path(spec[1:])
         try:

@@ -142,10 +142,7 @@ def run(args: argparse.Namespace) -> int:
 
     parse_patterns(run_config.patterns)  # a bad one says so before the progress bar shows
     if run_config.add_patterns:
-        try:
-            parse_patterns(run_config.add_patterns)
-        except UsageError as e:
-            raise UsageError(str(e).replace("--patterns", "--add-patterns", 1)) from None
+        parse_patterns(run_config.add_patterns, "--add-patterns")
     log: CsvLog | None = None
     rows: list[dict[str, Any]] = []
     stop = _StopFlag()

@@ -224,7 +224,7 @@ class Trainer:
         from boardai.g2048.patterns import parse_patterns, pattern_names
 
         old = self.network
-        extra = parse_patterns(spec)
+        extra = parse_patterns(spec, "--add-patterns")
         dup = [p for i, p in enumerate(extra) if p in old.patterns or p in extra[:i]]
         if dup:
             raise UsageError(f"pattern {pattern_names((dup[0],))[0]} is there already")
