@@ -186,6 +186,26 @@ def test_players_take_names(shop: Path) -> None:
         make_othello("dqn:model=tiny-othello")
 
 
+def test_a_journal_names_a_shipped_model_by_its_name_alone(shop: Path) -> None:
+    # What a --resume journal records: the model as the spec gave it, not also where its file
+    # lies on this machine, so a journal resumes in another checkout or on another machine.
+    from boardai.g2048.agents import make_agent
+    from boardai.othello.agents import make_agent as make_othello
+
+    for make, spec, name in (
+        (make_agent, "ntuple:model=tiny-2048,depth=2", "tiny-2048"),
+        (make_agent, "ntuple:model=tiny-2048", "tiny-2048"),
+        (make_othello, "ntuple:model=tiny-othello,depth=2", "tiny-othello"),
+    ):
+        store.forget_resolved()
+        make(spec)
+        assert list(store.resolved_models()) == [name], spec
+    store.forget_resolved()
+    path = shop / "tiny-2048.npz"
+    make_agent(f"ntuple:model={path}")
+    assert list(store.resolved_models()) == [str(path)]
+
+
 def test_no_shipped_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from boardai.g2048.agents import make_agent
     from boardai.othello.agents import make_agent as make_othello

@@ -90,11 +90,10 @@ def _load(path: str, mtime: float) -> tuple[Any, int]:
     return network, int(meta.get("config", {}).get("downgrade", 0))
 
 
-def _loaded(path: str | os.PathLike[str]) -> tuple[Any, int]:
+def _loaded(p: str) -> tuple[Any, int]:
+    """:func:`_load` of the file ``p`` (a path, already resolved)."""
     from boardai.errors import ModelFileError
-    from boardai.learn import store
 
-    p = os.fspath(store.resolve(os.fspath(path), "2048", "ntuple"))
     try:
         mtime = os.path.getmtime(p)
     except OSError:
@@ -105,7 +104,9 @@ def _loaded(path: str | os.PathLike[str]) -> tuple[Any, int]:
 def load_network(path: str | os.PathLike[str]) -> Any:
     """The :class:`~boardai.g2048.ntuple.NTupleNetwork` of a model file or shipped model name
     (cached per process)."""
-    return _loaded(path)[0]
+    from boardai.learn import store
+
+    return _loaded(os.fspath(store.resolve(os.fspath(path), "2048", "ntuple")))[0]
 
 
 class NTupleAgent:
@@ -169,7 +170,9 @@ def make_ntuple(opts: NTupleOptions, seed: int | None) -> Any:
     from boardai.learn import store
 
     model, path = store.resolve_default(opts.model, "2048", "ntuple", "boardai 2048 train ntuple")
-    network, trained_downgrade = _loaded(path)
+    # The file as resolve_default found it: resolved once, so a --resume journal names the
+    # model as given (a shipped name), not also the file's place on this machine.
+    network, trained_downgrade = _loaded(os.fspath(path))
     tile = trained_downgrade if opts.downgrade is None else opts.downgrade
     spec = f"ntuple:model={model}" + (f",depth={opts.depth}" if opts.depth > 1 else "")
     if opts.time_ms:

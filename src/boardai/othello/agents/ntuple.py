@@ -131,7 +131,7 @@ def make_ntuple(opts: NTupleOptions, seed: int | None) -> object:
             time=opts.time,
             endgame=opts.endgame,
             eval="ntuple",
-            model=str(path),
+            model=model,  # as given (a name stays a name: what a --resume journal records)
             mpc=opts.mpc,
         )
     )
