@@ -206,6 +206,32 @@ def test_a_journal_names_a_shipped_model_by_its_name_alone(shop: Path) -> None:
     assert list(store.resolved_models()) == [str(path)]
 
 
+def test_a_journal_that_also_named_the_shipped_file_still_resumes(
+    shop: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Journals written before the fix above named the shipped model twice: by its name and by
+    # its file's absolute path, with the same checksum. They resume; a path whose checksum is
+    # another file's is still another run.
+    from boardai.cli import main
+
+    journal = shop / "run.jsonl"
+    argv = ["2048", "eval", "--agent", "ntuple:model=tiny-2048", "--workers", "1"]
+    assert main([*argv, "--games", "2", "--resume", str(journal)]) == 0
+    lines = journal.read_text().splitlines()
+    header = json.loads(lines[0])
+    assert list(header["models"]) == ["tiny-2048"]
+    sha = header["models"]["tiny-2048"]
+    for extra, rc in ((sha, 0), ("0" * 16, 2)):
+        old = {**header, "models": {"/elsewhere/models/tiny-2048.npz": extra, "tiny-2048": sha}}
+        journal.write_text("\n".join([json.dumps(old), *lines[1:]]) + "\n")
+        capsys.readouterr()
+        assert main([*argv, "--games", "3", "--resume", str(journal)]) == rc, extra
+        if rc:
+            assert "journal of another run" in capsys.readouterr().err
+        else:
+            assert len(journal.read_text().splitlines()) == 4  # 2 kept, 1 more played
+
+
 def test_no_shipped_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from boardai.g2048.agents import make_agent
     from boardai.othello.agents import make_agent as make_othello

@@ -123,6 +123,8 @@ class Journal:
         if lines and "models" in head and "models" not in lines[0]:
             # a journal from before headers named the models: nothing to check them against
             head = {k: v for k, v in head.items() if k != "models"}
+        if lines and isinstance(lines[0].get("models"), dict) and "models" in head:
+            lines[0] = {**lines[0], "models": _same_models(lines[0]["models"], head["models"])}
         extended = bool(lines) and _extends(lines[0], head)
         if lines:
             if lines[0] != head and not extended:
@@ -212,6 +214,14 @@ def read_journal(raw: bytes) -> tuple[dict[str, Any], list[dict[str, Any]]] | No
     if not lines or not isinstance(lines[0], dict) or "journal" not in lines[0]:
         return None
     return lines[0], lines[1:]
+
+
+def _same_models(found: dict[str, Any], wanted: dict[str, Any]) -> dict[str, Any]:
+    """A header's models as this version writes them: before 2026-11-27 a shipped model was
+    named twice, by its name and by its file's absolute path on that machine, with the same
+    checksum; the path, which this run does not name, goes."""
+    named = {v for k, v in found.items() if not os.path.isabs(k)}
+    return {k: v for k, v in found.items() if k in wanted or not os.path.isabs(k) or v not in named}
 
 
 def _extends(found: dict[str, Any], wanted: dict[str, Any]) -> bool:
