@@ -26,6 +26,7 @@ import numpy as np
 from boardai.cli.g2048.bench_search import bench_positions
 from boardai.g2048 import heuristic
 from boardai.g2048.search import N_STATS, Table, search_batch
+from boardai.jitref import ref
 
 
 def main() -> None:
@@ -48,7 +49,7 @@ def main() -> None:
     boards = bench_positions(args.positions)
     packed = np.array([int(b) for b in boards], np.uint64)
     table = Table(20)
-    evaluator, rows = heuristic.evaluate_rows, heuristic.row_table_data()
+    evaluator, rows = ref(heuristic.evaluate_rows), heuristic.row_table_data()
     gen = np.uint32(table.next_generation(2))
     search_batch(
         packed[:2], 2, evaluator, None, rows, 0.0, 1e-4, 0.1,

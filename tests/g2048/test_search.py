@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from boardai import jitref
 from boardai._jit import njit
 from boardai.g2048 import Board, heuristic, search
 from tests.naive import expectimax as ref
@@ -44,6 +45,7 @@ def _kernel_values(
 ):
     if evaluator is None:
         evaluator, data = heuristic.evaluate_rows, heuristic.row_table_data()
+    evaluator = jitref.ref(evaluator)  # the kernels take a reference
     table = search.Table(12) if table is None else table
     stats = np.zeros(search.N_STATS, np.int64) if stats is None else stats
     return search.search_root(
@@ -148,7 +150,7 @@ def test_batch_search_matches_single_searches():
     table = search.Table(14)
     stats = np.zeros(search.N_STATS, np.int64)
     gen = np.uint32(table.next_generation(len(packed)))
-    evaluator, data = heuristic.evaluate_rows, heuristic.row_table_data()
+    evaluator, data = jitref.ref(heuristic.evaluate_rows), heuristic.row_table_data()
     actions, values = search.search_batch(
         packed,
         3,

@@ -118,7 +118,7 @@ def evaluate_leaf(after: np.uint64, data: Any) -> float:
     return evaluate_at(downgrade(board, dg) if dg > 0 else board, board, network)
 
 
-@njit(cache=False)  # takes a function: numba cannot cache it (see boardai.g2048.search)
+@njit
 def evaluate_leaves(
     evaluate_one: Any, outs: tuple[np.uint64, ...], need: np.int64, data: Any, vals: np.ndarray
 ) -> None:

@@ -33,13 +33,14 @@ by one (numba prunes the batch code then: a cheap evaluator such as the hand-mad
 pays nothing for it); an evaluator that pays a memory latency per lookup (an n-tuple network)
 has its own, which starts every lookup's load before it sums any.
 
-The evaluator is a first-class argument of the compiled kernels, so numba specialises the
-search per evaluator without any change here. Numba cannot cache code specialised on a function
-argument (the cache key holds the function's identity, so every process would add a cache
-entry), so the search kernels are compiled with ``cache=False``: the first search of each
-process compiles them (2-3 seconds); the kernels they call, evaluators included, are cached as
-usual. :func:`search` then calls the compiled overload directly, skipping numba's per-call
-argument typing.
+The evaluator is an argument of the compiled kernels, so numba specialises the search per
+evaluator without any change here. The kernels take it, and its batch form, as a
+:class:`~boardai.jitref.Ref` (:func:`search` wraps a function with
+:func:`~boardai.jitref.ref`): a compiled function passed as itself would be typed by its
+identity in the process, and numba cannot cache that, so every process would compile the
+search afresh (10-30 seconds); a reference is typed by the function's name, so the search
+compiled for it loads from numba's cache. :func:`search` then calls the compiled overload
+directly, skipping numba's per-call argument typing.
 
 Leaf cache
 ----------
@@ -92,6 +93,7 @@ from boardai.g2048.kernels import (
     transpose,
 )
 from boardai.intrinsics import borrow, borrow_all
+from boardai.jitref import call, ref
 
 if TYPE_CHECKING:
     from boardai.g2048.board import Board
@@ -318,7 +320,7 @@ def _leaf_slot(
     return slot, lkeys[slot] == after and linfo[slot] == lgen
 
 
-@njit(cache=False, inline="always")
+@njit(inline="always")
 def _leaf(
     after: np.uint64,
     evaluate: Any,
@@ -333,19 +335,19 @@ def _leaf(
     """``evaluate(after, data)``, from the leaf cache when it holds ``after`` under ``lgen``."""
     stats[STAT_LEAVES] += 1
     if lkeys.shape[0] == 0:
-        return evaluate(after, data)
+        return call(evaluate, after, data)
     slot, hit = _leaf_slot(after, lkeys, linfo, lgen, lshift)
     if hit:
         stats[STAT_LEAF_HITS] += 1
         return lvals[slot]
-    v = evaluate(after, data)
+    v = call(evaluate, after, data)
     lkeys[slot] = after
     lvals[slot] = v
     linfo[slot] = lgen
     return v
 
 
-@njit(cache=False, inline="always")
+@njit(inline="always")
 def _leaves(
     board: np.uint64,
     outs: tuple[np.uint64, ...],
@@ -379,7 +381,7 @@ def _leaves(
         need |= np.int64(1) << a
     if need == 0:
         return
-    evaluate_batch(evaluate, outs, need, data, vals)
+    call(evaluate_batch, evaluate, outs, need, data, vals)
     if cached:
         for a in range(4):
             if (need >> a) & 1:
@@ -390,7 +392,7 @@ def _leaves(
                 linfo[slot] = lgen
 
 
-@njit(cache=False)
+@njit
 def _chance(
     after: np.uint64,
     remaining: np.int64,
@@ -475,7 +477,7 @@ def _chance(
                     elif lkeys.shape[0] == 0:  # the plain leaf: _leaf's first case, but
                         # written here (bench search: _leaf in its place is 2.5-3x slower)
                         stats[STAT_LEAVES] += 1
-                        v = evaluate(out, data)
+                        v = call(evaluate, out, data)
                     else:
                         v = _leaf(out, evaluate, data, lkeys, lvals, linfo, lgen, lshift, stats)
                 else:
@@ -496,7 +498,7 @@ def _chance(
     return value
 
 
-@njit(cache=False)
+@njit
 def _root(
     board: np.uint64,
     depth: np.int64,
@@ -537,7 +539,7 @@ def _root(
             out_values[a] = -np.inf
         elif depth <= 1:
             stats[STAT_LEAVES] += 1  # four leaves at most: no cache
-            out_values[a] = reward_weight * np.float64(rewards[a]) + evaluate(out, data)
+            out_values[a] = reward_weight * np.float64(rewards[a]) + call(evaluate, out, data)
         else:
             out_values[a] = reward_weight * np.float64(rewards[a]) + _chance(
                 out, depth - 1, 1.0, evaluate, evaluate_batch, data, reward_weight, prob_cut,
@@ -555,7 +557,7 @@ def _shift(keys: np.ndarray) -> np.uint64:
     return np.uint64(64 - bits)
 
 
-@njit(cache=False)
+@njit
 def search_root(
     board: np.uint64,
     depth: np.int64,
@@ -577,8 +579,9 @@ def search_root(
 ) -> np.ndarray:
     """Kernel: the value of each root move (``-inf`` where illegal), searched ``depth`` layers.
 
-    ``evaluate_batch`` is ``evaluate``'s batch form (the module docstring's contract; None:
-    one leaf at a time); ``keys`` ... ``linfo`` are a :class:`Table`'s arrays
+    ``evaluate`` is the evaluator as a :class:`~boardai.jitref.Ref`, ``evaluate_batch`` its
+    batch form (the module docstring's contract; a Ref, or None: one leaf at a time);
+    ``keys`` ... ``linfo`` are a :class:`Table`'s arrays
     (:meth:`Table.arrays`: their lengths powers of two; the leaf arrays may be empty),
     ``gen`` its generation and ``lgen`` its leaf tag (:meth:`Table.leaf_tag`); ``stats``
     (int64, :data:`N_STATS` slots) counts moves, leaves, chance nodes expanded, table hits and
@@ -593,7 +596,7 @@ def search_root(
     return out_values
 
 
-@njit(cache=False)
+@njit
 def search_batch(
     boards: np.ndarray,
     depth: np.int64,
@@ -776,6 +779,7 @@ def search(
         raise ValueError("no legal move: the game is over")
     if evaluator is None:
         evaluator, data = _default_evaluator()
+    evaluator, batch = ref(evaluator), ref(batch)
     if table is None:
         table = _default_table()
     approx = np.uint64(approximate_board(board.lo, board.hi) if board.hi else board.lo)

@@ -28,7 +28,7 @@ from boardai.rng import seed_stream, splitmix64
 _GENERATIONS = np.uint32(1 << 24)
 
 
-@njit(cache=False)  # takes functions: numba cannot cache it (see boardai.g2048.search)
+@njit
 def play_searched(
     seed: np.uint64,
     first: np.int64,

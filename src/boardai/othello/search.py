@@ -19,10 +19,10 @@ passes through untouched. The evaluators live beside their data:
 :func:`boardai.othello.evaluation.evaluate_wpc` and
 :func:`~boardai.othello.evaluation.evaluate_classic` (hand-made),
 :func:`boardai.othello.ntuple_eval.evaluate_ntuple` (a learned network). As in
-:mod:`boardai.g2048.search`, the evaluator is a first-class argument of the compiled kernels,
-so numba specialises the search per evaluator; such code cannot be cached on disk, so the
-search kernels are compiled with ``cache=False`` (once per process and evaluator, a few
-seconds); the kernels they call are cached as usual.
+:mod:`boardai.g2048.search`, the evaluator is an argument of the compiled kernels, so numba
+specialises the search per evaluator; they take it as a :class:`~boardai.jitref.Ref`
+(:class:`Searcher` wraps it), whose type names the function, so the search compiled for it is
+cached on disk like any other kernel.
 
 The endgame solver (:func:`solve`, :func:`solve_position`) searches to the end of the game with
 the exact disc difference as the value: :mod:`boardai.othello.endgame` holds its kernels.
@@ -44,6 +44,7 @@ import numpy as np
 
 from boardai._jit import njit
 from boardai.intrinsics import borrow, borrow_all
+from boardai.jitref import call, ref
 from boardai.othello import evaluation as ev
 from boardai.othello import probcut
 from boardai.othello.endgame import solve_endgame
@@ -135,7 +136,7 @@ def _tt_store(
     info[s, 3] = gen
 
 
-@njit(cache=False)
+@njit(inline="always")  # inlined: no mutual recursion (numba cannot cache that)
 def _order(
     P: np.uint64,
     O: np.uint64,
@@ -177,7 +178,7 @@ def _order(
         elif depth >= _EVAL_SORT_FROM:
             O2, P2 = play_bit(m, P, O)
             stats[_EVALS] += 1
-            scores[n] = evaluate(O2, P2, data)
+            scores[n] = call(evaluate, O2, P2, data)
         elif depth >= 2:
             O2, P2 = play_bit(m, P, O)
             r = legal_moves(O2, P2)
@@ -199,7 +200,7 @@ def _order(
     return np.int64(n)
 
 
-@njit(cache=False)
+@njit(inline="always")  # inlined: no mutual recursion (numba cannot cache that)
 def _probcut(
     P: np.uint64,
     O: np.uint64,
@@ -257,7 +258,7 @@ def _probcut(
     return np.int64(0)
 
 
-@njit(cache=False)
+@njit
 def _pvs(
     P: np.uint64,
     O: np.uint64,
@@ -285,13 +286,13 @@ def _pvs(
             return terminal_value(P, O)
         if depth == 0:
             stats[_EVALS] += 1
-            return evaluate(P, O, data)
+            return call(evaluate, P, O, data)
         return -_pvs(
             O, P, depth - 1, -beta, -alpha, evaluate, data, keys, vals, info, gen, stats, mpc
         )
     if depth == 0:
         stats[_EVALS] += 1
-        return evaluate(P, O, data)
+        return call(evaluate, P, O, data)
 
     alpha0 = alpha
     first = np.int64(-1)
@@ -372,7 +373,7 @@ def _pvs(
     return best
 
 
-@njit(cache=False)
+@njit
 def search_root(
     P: np.uint64,
     O: np.uint64,
@@ -591,7 +592,7 @@ class Searcher:
     ) -> None:
         if evaluator is None:
             evaluator, data = ev.evaluate_wpc, ev.wpc_data()
-        self.evaluator = evaluator
+        self.evaluator = ref(evaluator)
         self.data = data
         self.window = window
         self.mpc = probcut.off() if mpc is None else mpc

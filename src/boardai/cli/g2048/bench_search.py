@@ -94,11 +94,12 @@ def run(args: argparse.Namespace) -> int:
     from boardai.g2048 import heuristic
     from boardai.g2048.search import N_STATS, search, search_batch
     from boardai.g2048.search import Table as SearchTable
+    from boardai.jitref import ref
 
     boards = bench_positions(args.positions)
     packed = np.array([int(b) for b in boards], np.uint64)
     table = SearchTable(20)
-    evaluator, data = heuristic.evaluate_rows, heuristic.row_table_data()
+    evaluator, data = ref(heuristic.evaluate_rows), heuristic.row_table_data()
 
     def batch(depth: int) -> tuple[np.ndarray, int]:
         # Shallow searches are too quick to time once: search copies of the positions.

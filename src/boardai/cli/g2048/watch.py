@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     out = console()
     live_screen = sys.stdout.isatty()
     interrupted = False
-    note = "thinking (the first move compiles the search)..."
+    note = "thinking (the first run compiles the search; later runs load it)..."
     think = 0.0
 
     def noted(turn: Turn) -> str:

@@ -125,14 +125,16 @@ class ExpectimaxAgent:
         batch: Any = None,
     ) -> None:
         from boardai.g2048 import heuristic, search
+        from boardai.jitref import ref
 
         self.name = name
         self.opts = opts
         if evaluator is None:
             weights = heuristic.RowWeights(smoothness=opts.smoothness) if opts.smoothness else None
             evaluator, data = heuristic.evaluate_rows, heuristic.row_table_data(weights)
-        self.evaluator, self.data, self.reward_weight = evaluator, data, reward_weight
-        self.batch = batch
+        # as references, which the compiled search caches code for (boardai.jitref)
+        self.evaluator, self.data, self.reward_weight = ref(evaluator), data, reward_weight
+        self.batch = ref(batch)
         # __post_init__ filled every option the preset gives.
         assert opts.min_depth is not None and opts.max_depth is not None
         assert opts.prob_cut is not None and opts.table_bits is not None

@@ -97,8 +97,8 @@ class Offers:
         return out
 
 
-#: Players whose first move compiles the searches the pages ask for (the search kernels take
-#: their evaluator as an argument, so numba compiles them once per process, holding the GIL).
+#: Players whose first move compiles the searches the pages ask for, or loads them from numba's
+#: cache (seconds, holding the GIL; compiled once a machine: boardai.jitref).
 WARM_UP = {
     "othello": (
         "alphabeta:depth=1,eval=wpc",

@@ -1,0 +1,146 @@
+"""Compiled functions handed to compiled code as arguments, in a form numba's cache keeps.
+
+The searches take their leaf evaluator as an argument, so one search serves every evaluator and
+numba specialises it per evaluator. Passed as itself, a compiled function is typed by its
+identity in this process: numba can compile that but not cache it (each process would add a
+cache entry), so every process used to compile the searches afresh, 10-30 seconds before the
+first move of ``boardai 2048 watch --agent ntuple:depth=2`` or the first page of
+``boardai serve``. :func:`ref` wraps such a function in a :class:`Ref`, a value whose numba
+type names the function by module, name and a digest of its module's source: the same in every
+process, so the code compiled for it is cached like any other signature, and a changed
+evaluator gets a new type and fresh code. Compiled code calls it with :func:`call`::
+
+    @njit
+    def search(evaluate, data, board):
+        return call(evaluate, board, data)
+
+    search(ref(evaluate_rows), data, board)
+
+A :class:`Ref` is a compile-time constant: it carries nothing at run time, so passing one costs
+nothing, and the call is a direct call that the compiler can inline. Only module-level compiled
+functions can be named so (a nested one has no name another process could find).
+
+Like every numba cache, the digest covers the referenced function's own module, not the modules
+it calls: numba itself invalidates cached code only when the file that holds it changes.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib
+import sys
+from typing import Any
+
+from numba import types
+from numba.core import cgutils, errors
+from numba.core.registry import CPUDispatcher
+from numba.extending import NativeValue, models, overload, register_model, typeof_impl, unbox
+
+#: The functions referred to in this process, by their numba type's name (typing reads them).
+_LIVE: dict[str, Any] = {}
+
+
+class RefType(types.Type):
+    """The numba type of a :class:`Ref`: the function's module, name and source digest."""
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+        super().__init__(name=f"ref({target})")
+
+
+class Ref:
+    """A module-level compiled function as a compile-time constant (make one with :func:`ref`).
+
+    Calling it from Python calls the function."""
+
+    def __init__(self, fn: Any, target: str) -> None:
+        self.fn = fn
+        self.numba_type = RefType(target)
+
+    def __call__(self, *args: Any) -> Any:
+        return self.fn(*args)
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        # by name: another process finds its own compiled function (and its own digest)
+        return _by_name, (self.fn.__module__, self.fn.__qualname__)
+
+    def __repr__(self) -> str:
+        return f"Ref({self.numba_type.target})"
+
+
+@functools.cache
+def _source_digest(module: str) -> str:
+    path = getattr(sys.modules.get(module), "__file__", None)
+    if path is None:
+        raise ValueError(f"ref: module {module!r} has no source file")
+    with open(path, "rb") as f:
+        return hashlib.blake2b(f.read(), digest_size=6).hexdigest()
+
+
+@functools.cache
+def _ref(fn: Any) -> Ref:
+    if not isinstance(fn, CPUDispatcher):
+        raise TypeError(f"ref: expected an @njit function, got {fn!r}")
+    module, name = fn.__module__, fn.__qualname__
+    found: Any = sys.modules.get(module)
+    for part in name.split("."):
+        found = getattr(found, part, None)
+    if found is not fn:
+        raise ValueError(f"ref: {module}.{name} is not a module-level @njit function")
+    target = f"{module}.{name}@{_source_digest(module)}"
+    _LIVE[target] = fn
+    return Ref(fn, target)
+
+
+def _by_name(module: str, name: str) -> Ref:
+    found: Any = importlib.import_module(module)
+    for part in name.split("."):
+        found = getattr(found, part)
+    return _ref(found)
+
+
+def ref(fn: Any) -> Any:
+    """``fn`` (a module-level ``@njit`` function) as a :class:`Ref`; a :class:`Ref` or None
+    as it is. The same function gives the same object, so callers may compare by identity.
+
+    Raises:
+        TypeError: ``fn`` is not a compiled function.
+        ValueError: it is not reachable by its module and name.
+    """
+    if fn is None or isinstance(fn, Ref):
+        return fn
+    return _ref(fn)
+
+
+@typeof_impl.register(Ref)
+def _typeof_ref(val: Ref, c: Any) -> RefType:
+    return val.numba_type
+
+
+register_model(RefType)(models.OpaqueModel)
+
+
+@unbox(RefType)
+def _unbox_ref(typ: RefType, obj: Any, c: Any) -> NativeValue:
+    # the value carries nothing: the function is in the type
+    return NativeValue(cgutils.get_null_value(c.context.get_value_type(typ)))
+
+
+def call(f: Ref, *args: Any) -> Any:
+    """``f(*args)`` in compiled code, for ``f`` a :class:`Ref`."""
+    raise NotImplementedError("call runs in compiled code only; call the Ref itself in Python")
+
+
+@overload(call)
+def _call(f, *args):  # type: ignore[no-untyped-def]  # numba: the same names as impl
+    if not isinstance(f, RefType):
+        raise errors.TypingError(
+            f"call: expected a boardai.jitref.Ref (wrap the function with ref()), got {f}"
+        )
+    fn = _LIVE[f.target]
+
+    def impl(f, *args):  # type: ignore[no-untyped-def]
+        return fn(*args)
+
+    return impl
