@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from numba import njit
 
+from boardai._jit import njit
 from boardai.g2048.ntuple import NTupleNetwork, evaluate, lookup_indices_at
 from boardai.g2048.ntuple_index import (
     IndexLayout,
@@ -59,7 +59,19 @@ def _check_same(generic: NTupleNetwork, special: NTupleNetwork, feature_boards, 
     assert want_values.any()
 
 
-@pytest.mark.parametrize("name", sorted(PATTERN_SETS))
+#: Each set compiles its own kernels (15-35 s here): the shipped layout (staged) and a mixed one
+#: run by default, the rest with ``-m slow``; the generator itself is the same for all, and
+#: the property test below gives it random pattern sets.
+_QUICK_SETS = ("4x6", "2x4+2x6")
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        n if n in _QUICK_SETS else pytest.param(n, marks=pytest.mark.slow)
+        for n in sorted(PATTERN_SETS)
+    ],
+)
 def test_named_sets_match_the_generic_code(name: str) -> None:
     stages = "14,14+13" if name == "4x6" else ()
     generic, special = _twins(parse_patterns(name), stages)
