@@ -63,7 +63,7 @@ class Ref:
 
     def __reduce__(self) -> tuple[Any, tuple[str, str]]:
         # by name: another process finds its own compiled function (and its own digest)
-        return _by_name, (self.fn.__module__, self.fn.__qualname__)
+        return _by_name, (self.fn.py_func.__module__, self.fn.py_func.__qualname__)
 
     def __repr__(self) -> str:
         return f"Ref({self.numba_type.target})"
@@ -72,17 +72,19 @@ class Ref:
 @functools.cache
 def _source_digest(module: str) -> str:
     path = getattr(sys.modules.get(module), "__file__", None)
-    if path is None:
-        raise ValueError(f"ref: module {module!r} has no source file")
-    with open(path, "rb") as f:
-        return hashlib.blake2b(f.read(), digest_size=6).hexdigest()
+    try:
+        with open(str(path), "rb") as f:
+            source = f.read()
+    except OSError:  # no file of its own (a zip, say): the name alone
+        source = str(path).encode()
+    return hashlib.blake2b(source, digest_size=6).hexdigest()
 
 
 @functools.cache
 def _ref(fn: Any) -> Ref:
     if not isinstance(fn, CPUDispatcher):
         raise TypeError(f"ref: expected an @njit function, got {fn!r}")
-    module, name = fn.__module__, fn.__qualname__
+    module, name = fn.py_func.__module__, fn.py_func.__qualname__
     found: Any = sys.modules.get(module)
     for part in name.split("."):
         found = getattr(found, part, None)
