@@ -8,6 +8,7 @@ import pickle
 import subprocess
 import sys
 import textwrap
+import types
 from pathlib import Path
 
 import numba
@@ -33,6 +34,11 @@ def _twice(f, x: float, data: tuple) -> float:  # type: ignore[no-untyped-def]
 @njit
 def _apply(f, x: float, data: tuple):  # type: ignore[no-untyped-def]
     return call(f, x, data) if f is not None else -1.0
+
+
+@njit
+def _one(f, x: float) -> float:  # type: ignore[no-untyped-def]
+    return call(f, x)
 
 
 @given(st.floats(-1e6, 1e6), st.floats(-10, 10), st.floats(-10, 10))
@@ -149,3 +155,30 @@ def test_the_searches_load_from_the_cache():
         )
         assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split() == ["1", "0", "1", "0"]
+
+
+def _fileless(source: str) -> types.ModuleType:
+    """A module with no source file (as in a REPL or notebook), holding ``source``."""
+    module = types.ModuleType("fileless_evaluators")
+    sys.modules[module.__name__] = module
+    exec(compile(source, "<stdin>", "exec"), module.__dict__)
+    return module
+
+
+def test_a_function_without_a_file_is_named_by_its_code():
+    """Typed into a notebook twice, the same code is the same reference (cached once); other
+    code, or a changed helper it calls, is another (no stale code loaded)."""
+    head = "from numba import njit\n"
+    helper = "@njit\ndef helper(x):\n    return x * {}\n"
+    leaf = "@njit\ndef value(x):\n    return helper(x) + 1.0\n"
+    try:
+        targets = []
+        for factor in (2.0, 2.0, 3.0):
+            module = _fileless(head + helper.format(factor) + leaf)
+            r = ref(module.value)
+            assert _one(r, 5.0) == 5.0 * factor + 1.0
+            targets.append(r.numba_type.target)
+        assert all(t.startswith("fileless_evaluators.value@code-") for t in targets)
+        assert targets[0] == targets[1] != targets[2]
+    finally:
+        del sys.modules["fileless_evaluators"]

@@ -20,8 +20,11 @@ A :class:`Ref` is a compile-time constant: it carries nothing at run time, so pa
 nothing, and the call is a direct call that the compiler can inline. Only module-level compiled
 functions can be named so (a nested one has no name another process could find).
 
-Like every numba cache, the digest covers the referenced function's own module, not the modules
-it calls: numba itself invalidates cached code only when the file that holds it changes.
+The digest is of the function's module file; a function with no file (typed into a REPL or a
+notebook, or ``python -c``) is digested by its code and the code of the compiled functions of
+its module that it calls. Like every numba cache, it does not cover other modules' functions it
+calls (numba invalidates cached code only when the file that holds it changes), nor the values
+of global arrays, which numba freezes into the code when it compiles.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import functools
 import hashlib
 import importlib
 import sys
+from types import CodeType
 from typing import Any
 
 from numba import types
@@ -70,14 +74,54 @@ class Ref:
 
 
 @functools.cache
-def _source_digest(module: str) -> str:
+def _file_digest(path: str) -> str:
+    with open(path, "rb") as f:
+        return hashlib.blake2b(f.read(), digest_size=6).hexdigest()
+
+
+def _code(code: CodeType) -> bytes:
+    """A code object's instructions, names and constants (nested code too), without its file
+    name and line numbers, which change from one session of a notebook to the next."""
+    parts = [code.co_code, repr(code.co_names).encode(), repr(code.co_varnames).encode()]
+    parts += [_code(c) if isinstance(c, CodeType) else repr(c).encode() for c in code.co_consts]
+    return b"\0".join(parts)
+
+
+def _names(code: CodeType) -> set[str]:
+    names = set(code.co_names)
+    for c in code.co_consts:
+        if isinstance(c, CodeType):
+            names |= _names(c)
+    return names
+
+
+def _code_digest(fn: Any, module: str) -> str:
+    """For a function with no source file (a REPL, a notebook, ``python -c``): its code and
+    that of the compiled functions of the same module that it calls, by name, in turn."""
+    h = hashlib.blake2b(digest_size=6)
+    todo, seen = [fn], set()
+    while todo:
+        f = todo.pop()
+        if id(f) in seen:
+            continue
+        seen.add(id(f))
+        h.update(_code(f.py_func.__code__))
+        for name in sorted(_names(f.py_func.__code__)):
+            g = f.py_func.__globals__.get(name)
+            if isinstance(g, CPUDispatcher) and g.py_func.__module__ == module:
+                todo.append(g)
+    return "code-" + h.hexdigest()
+
+
+def _digest(fn: Any, module: str) -> str:
+    """The source digest of ``fn``'s module file, or of its code where it has no file."""
     path = getattr(sys.modules.get(module), "__file__", None)
-    try:
-        with open(str(path), "rb") as f:
-            source = f.read()
-    except OSError:  # no file of its own (a zip, say): the name alone
-        source = str(path).encode()
-    return hashlib.blake2b(source, digest_size=6).hexdigest()
+    if path is not None:
+        try:
+            return _file_digest(str(path))
+        except OSError:
+            pass
+    return _code_digest(fn, module)
 
 
 @functools.cache
@@ -90,7 +134,7 @@ def _ref(fn: Any) -> Ref:
         found = getattr(found, part, None)
     if found is not fn:
         raise ValueError(f"ref: {module}.{name} is not a module-level @njit function")
-    target = f"{module}.{name}@{_source_digest(module)}"
+    target = f"{module}.{name}@{_digest(fn, module)}"
     _LIVE[target] = fn
     return Ref(fn, target)
 
