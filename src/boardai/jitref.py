@@ -37,9 +37,11 @@ from types import CodeType
 from typing import Any
 
 from numba import types
-from numba.core import cgutils, errors
+from numba.core import errors
 from numba.core.registry import CPUDispatcher
-from numba.extending import NativeValue, models, overload, register_model, typeof_impl, unbox
+from numba.extending import overload
+
+from boardai.constant_types import register_constant
 
 #: The functions referred to in this process, by their numba type's name (typing reads them).
 _LIVE: dict[str, Any] = {}
@@ -159,18 +161,7 @@ def ref(fn: Any) -> Any:
     return _ref(fn)
 
 
-@typeof_impl.register(Ref)
-def _typeof_ref(val: Ref, c: Any) -> RefType:
-    return val.numba_type
-
-
-register_model(RefType)(models.OpaqueModel)
-
-
-@unbox(RefType)
-def _unbox_ref(typ: RefType, obj: Any, c: Any) -> NativeValue:
-    # the value carries nothing: the function is in the type
-    return NativeValue(cgutils.get_null_value(c.context.get_value_type(typ)))
+register_constant(Ref, RefType)  # the function is in the type
 
 
 def call(f: Ref, *args: Any) -> Any:

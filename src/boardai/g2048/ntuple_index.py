@@ -37,10 +37,10 @@ from typing import Any
 
 import numpy as np
 from numba import types
-from numba.core import cgutils
-from numba.extending import NativeValue, models, overload, register_model, typeof_impl, unbox
+from numba.extending import overload
 
 from boardai._jit import njit
+from boardai.constant_types import register_constant
 from boardai.intrinsics import prefetch
 
 #: Networks with a pattern of at least this many cells (tables of 16**5 entries and up)
@@ -100,18 +100,7 @@ class IndexLayout:
         return f"IndexLayout({self.key!r})"
 
 
-@typeof_impl.register(IndexLayout)
-def _typeof_layout(val: IndexLayout, c: Any) -> IndexLayoutType:
-    return val.numba_type
-
-
-register_model(IndexLayoutType)(models.OpaqueModel)
-
-
-@unbox(IndexLayoutType)
-def _unbox_layout(typ: IndexLayoutType, obj: Any, c: Any) -> NativeValue:
-    # the value carries nothing: everything is in the type
-    return NativeValue(cgutils.get_null_value(c.context.get_value_type(typ)))
+register_constant(IndexLayout, IndexLayoutType)  # everything is in the type
 
 
 def _index_expr(runs: tuple[tuple[int, int, int], ...], image: str) -> str:
