@@ -3,10 +3,32 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
 from boardai.cli._common import output_option, port_number, positive_int
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+#: Said when the warm-up is still running after this many seconds: the searches are compiling.
+SLOW_WARM_UP_S = 15.0  # a warm start loads the shipped networks: a few seconds
+SLOW_WARM_UP_NOTE = (
+    "preparing the players: the first start on this machine compiles their searches "
+    "(about a minute; later starts take seconds); the page waits meanwhile"
+)
+
+
+def warm_up_noting(warm_up: Callable[[], None], after: float = SLOW_WARM_UP_S) -> None:
+    """Run ``warm_up``, saying why on stderr once it has taken ``after`` seconds."""
+    import sys
+    import threading
+
+    timer = threading.Timer(after, lambda: print(SLOW_WARM_UP_NOTE, file=sys.stderr, flush=True))
+    timer.daemon = True
+    timer.start()
+    try:
+        warm_up()
+    finally:
+        timer.cancel()
 
 
 def register(app: argparse.Namespace) -> None:
@@ -100,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     print(f"boardai web app at http://{host}:{port}/  (Ctrl-C stops it)", flush=True)
-    warm_up()  # connections wait in the backlog meanwhile
+    warm_up_noting(warm_up)  # connections wait in the backlog meanwhile
     wildcard = args.host in ("0.0.0.0", "::", "")
     app = create_app(
         record_path=args.record,
