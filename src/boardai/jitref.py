@@ -131,21 +131,22 @@ def _ref(fn: Any) -> Ref:
     if not isinstance(fn, CPUDispatcher):
         raise TypeError(f"ref: expected an @njit function, got {fn!r}")
     module, name = fn.py_func.__module__, fn.py_func.__qualname__
-    found: Any = sys.modules.get(module)
-    for part in name.split("."):
-        found = getattr(found, part, None)
-    if found is not fn:
+    if _attribute(sys.modules.get(module), name) is not fn:
         raise ValueError(f"ref: {module}.{name} is not a module-level @njit function")
     target = f"{module}.{name}@{_digest(fn, module)}"
     _LIVE[target] = fn
     return Ref(fn, target)
 
 
+def _attribute(obj: Any, dotted: str) -> Any:
+    """``obj.a.b`` for ``dotted`` "a.b"; None where a part is missing."""
+    for part in dotted.split("."):
+        obj = getattr(obj, part, None)
+    return obj
+
+
 def _by_name(module: str, name: str) -> Ref:
-    found: Any = importlib.import_module(module)
-    for part in name.split("."):
-        found = getattr(found, part)
-    return _ref(found)
+    return _ref(_attribute(importlib.import_module(module), name))
 
 
 def ref(fn: Any) -> Any:
