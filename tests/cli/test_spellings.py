@@ -43,12 +43,13 @@ REQUIRED = {
 }
 #: What each listing shows (``sweep`` may join the top level).
 LISTED = {
-    "": {"2048", "othello", "models", "serve", "tui", "replay", "render"},
+    "": {"2048", "othello", "models", "journal", "serve", "tui", "replay", "render"},
     "2048": {"play", "watch", "eval", "compare", "random", "train", "bench"},
     "2048 train": {"ntuple", "dqn"},
     "2048 bench": {"engine", "env", "search", "ntuple"},
     "othello": {"play", "match", "tournament", "gtp", "solve", "train", "perft"},
     "othello train": {"ntuple", "dqn"},
+    "journal": {"merge"},
 }
 
 

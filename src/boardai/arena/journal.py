@@ -15,6 +15,10 @@ the new count (game ``i`` depends on the seed and ``i`` alone, never on how many
 are); fewer games than the header's is another run. Results are dataclasses; a :class:`Codec`
 turns one into a JSON-ready dict and back.
 
+A long run can also be played in parts on machines that share no cluster (``--part
+START:STOP``, each part with its own journal): :func:`merge` puts their games together, and the
+merged journal is the run's, as if one machine had played it.
+
 A game cut short can keep its position so far beside the journal, in the folder ``FILE.partial``
 (:meth:`Part.partial`; a 2048 game does, see :mod:`boardai.arena.solo`): the game's file goes
 once its line is written, the folder when the journal closes empty, and a new journal clears
@@ -87,12 +91,17 @@ class Part(Generic[R]):
         """The partial file of game ``i`` is this prefix and ``f"{i}.json"`` (a string, so
         that a contest sent to worker processes can carry it; absolute, as their working
         folder may differ)."""
-        digest = hashlib.sha256(self.key.encode()).hexdigest()[:12]
-        return os.path.join(os.path.abspath(self.journal.path + PARTIAL_SUFFIX), f"{digest}-")
+        folder = os.path.abspath(self.journal.path + PARTIAL_SUFFIX)
+        return os.path.join(folder, f"{_run_digest(self.key)}-")
 
     def partial(self, index: int) -> str:
         """Where game ``index``, cut short, keeps its position so far."""
         return f"{self.partial_prefix}{index}.json"
+
+
+def _run_digest(key: str) -> str:
+    """The name of a run in its partial files' names (``DIGEST-INDEX.json``)."""
+    return hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
 class Journal:
@@ -235,7 +244,126 @@ def _extends(found: dict[str, Any], wanted: dict[str, Any]) -> bool:
     )
 
 
-def differences(found: dict[str, Any], wanted: dict[str, Any]) -> str:
+def differences(
+    found: dict[str, Any], wanted: dict[str, Any], there: str = "there", now: str = "now"
+) -> str:
     """The first three keys whose values differ, as ``key: FOUND there, WANTED now``."""
     keys = [k for k in dict.fromkeys([*wanted, *found]) if found.get(k) != wanted.get(k)]
-    return ", ".join(f"{k}: {found.get(k)!r} there, {wanted.get(k)!r} now" for k in keys[:3])
+    return ", ".join(f"{k}: {found.get(k)!r} {there}, {wanted.get(k)!r} {now}" for k in keys[:3])
+
+
+@dataclass(frozen=True)
+class Merged:
+    """What :func:`merge` did: games added, games now in the target, partial files carried."""
+
+    added: int
+    games: int
+    partial: int
+
+
+def _partial_moves(path: str) -> int:
+    """How far the game cut short in ``path`` got (moves; -1 if it cannot be read)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return int(json.load(f)["record"]["n_moves"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return -1
+
+
+def _read_journal_file(path: str) -> tuple[dict[str, Any], list[dict[str, Any]], int, int]:
+    """A journal file's header, game lines, whole-line bytes and size (UsageError: missing,
+    unreadable or not a journal)."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        raise UsageError(f"{path}: {e.strerror or e}") from None
+    lines, good = _whole_lines(raw)
+    if not lines or not isinstance(lines[0], dict) or "journal" not in lines[0]:
+        raise UsageError(f"{path} is not a journal (a --resume file)")
+    return lines[0], lines[1:], good, len(raw)
+
+
+def merge(target: str | os.PathLike[str], sources: list[str | os.PathLike[str]]) -> Merged:
+    """Add to the journal ``target`` the games of ``sources`` that it lacks: journals of the
+    same run (the same header), played in parts (``--part``) on machines that share no
+    cluster. A game is a run and an index, the same game wherever it was played; a source's
+    partial files (its games cut short) come along for the games that no journal finished,
+    the furthest of each game kept. A missing ``target`` starts with the first source's header.
+
+    Lines are appended in place, one write a line, so a run still writing to ``target`` loses
+    nothing; it plays an added game again only if it reaches the game before it restarts (the
+    first line of a game counts).
+
+    Raises:
+        UsageError: a file is missing or not a journal, or the headers differ.
+    """
+    target = os.fspath(target)
+    read = [(os.fspath(s), *_read_journal_file(os.fspath(s))) for s in sources]
+    if os.path.exists(target):
+        head, have, good, size = _read_journal_file(target)
+    else:
+        head, have, good, size = read[0][1], [], 0, 0
+    for path, h, *_ in read:
+        if h != head:
+            diff = differences(head, h, f"in {target}", f"in {path}")
+            raise UsageError(f"{path} is the journal of another run than {target} ({diff})")
+    seen = {(line.get("run"), line.get("index")) for line in have}
+    new = []
+    for _, _, lines, _, _ in read:
+        for line in lines:
+            if (line.get("run"), line.get("index")) not in seen:
+                seen.add((line.get("run"), line.get("index")))
+                new.append(line)
+    try:
+        if good < size:  # a torn last line (a crash): dropped, as Journal.open does
+            os.truncate(target, good)
+        fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            for line in [head] * (good == 0) + new:
+                os.write(fd, (json.dumps(line) + "\n").encode())
+        finally:
+            os.close(fd)
+    except OSError as e:
+        raise UsageError(f"{target}: {e.strerror or e}") from None
+    finished = {(_run_digest(str(r)), i) for r, i in seen}
+    return Merged(len(new), len(seen), _merge_partial(target, [p for p, *_ in read], finished))
+
+
+def _merge_partial(target: str, sources: list[str], finished: set[tuple[str, Any]]) -> int:
+    """Carry the sources' games cut short into ``target``'s partial folder (the furthest copy
+    of each game not ``finished``), and drop the target's files of finished games; returns
+    the files carried."""
+    import shutil
+
+    folder = target + PARTIAL_SUFFIX
+    carried = 0
+    for name in _partial_names(folder):
+        digest, index = name[:-5].split("-")
+        if (digest, int(index)) in finished:
+            with contextlib.suppress(OSError):
+                os.remove(os.path.join(folder, name))
+    for source in sources:
+        for name in _partial_names(source + PARTIAL_SUFFIX):
+            digest, index = name[:-5].split("-")
+            src, dst = os.path.join(source + PARTIAL_SUFFIX, name), os.path.join(folder, name)
+            if (digest, int(index)) in finished or _partial_moves(src) <= _partial_moves(dst):
+                continue
+            try:
+                os.makedirs(folder, exist_ok=True)
+                with open(src, "rb") as f, atomic_write(dst) as out:
+                    shutil.copyfileobj(f, out)
+            except OSError as e:
+                raise UsageError(f"{dst}: {e.strerror or e}") from None
+            carried += 1
+    with contextlib.suppress(OSError):  # kept while it holds a game cut short
+        os.rmdir(folder)
+    return carried
+
+
+def _partial_names(folder: str) -> list[str]:
+    """The partial files' names in ``folder`` (none if it is missing)."""
+    try:
+        return sorted(n for n in os.listdir(folder) if _PARTIAL_FILE.fullmatch(n))
+    except OSError:
+        return []

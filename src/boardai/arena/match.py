@@ -137,10 +137,12 @@ def run_match(
     backend: Backend | None = None,
     chunk: int | None = None,
     journal: Part[GameOutcome] | None = None,
+    part: range | None = None,
 ) -> runner.Run[GameOutcome]:
     """Play ``games`` games of A against B; Ctrl-C stops and keeps the finished ones (the
     run's ``interrupted`` says so). The outcomes come back in game order; ``on_game`` sees
-    each as it finishes (and first those of ``journal``, which are not played again)."""
+    each as it finishes (and first those of ``journal``, which are not played again);
+    ``part``: only the games of this range (:func:`~boardai.arena.runner.run`)."""
     return runner.run(
         Match(a, b, epsilon, seed, keep_records, swap),
         games,
@@ -149,6 +151,7 @@ def run_match(
         chunk=chunk,
         on_result=None if on_game is None else lambda _, outcome: on_game(outcome),
         journal=journal,
+        part=part,
     )
 
 

@@ -136,6 +136,7 @@ def run(
     chunk: int | None = None,
     on_result: Callable[[int, R], None] | None = None,
     journal: Part[R] | None = None,
+    part: range | None = None,
 ) -> Run[R]:
     """Play games ``0 .. games-1`` of ``contest``; Ctrl-C stops and keeps the finished ones.
 
@@ -148,11 +149,14 @@ def run(
         on_result: called with (index, result) as each game is done, in any order.
         journal: where each game is written as it is done; its games already done are not
             played again (``on_result`` sees them first, in index order).
+        part: play only the games of this range (game ``i`` depends on the contest and ``i``
+            alone, so a run split into parts on several machines is the same run once their
+            journals are merged: :func:`~boardai.arena.journal.merge`).
     """
     if games < 0 or workers < 1:
         raise ValueError(f"games must be >= 0 and workers >= 1, got {games}, {workers}")
     had = {i: r for i, r in journal.done.items() if i < games} if journal else {}
-    todo = [i for i in range(games) if i not in had]
+    todo = [i for i in range(games) if i not in had and (part is None or i in part)]
     backend = backend if backend is not None else backend_for(workers, len(todo))
     chunks = Chunks(todo, chunk)
     token = uuid.uuid4().hex  # players are built afresh for every run

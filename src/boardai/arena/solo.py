@@ -189,6 +189,7 @@ def play_games(
     backend: Backend | None = None,
     chunk: int | None = None,
     journal: Part[Played] | None = None,
+    part: range | None = None,
 ) -> RunResult:
     """Play ``games`` games of the player ``spec``; Ctrl-C stops and keeps the finished ones.
 
@@ -206,6 +207,7 @@ def play_games(
         journal: where each game is written as it finishes; its games are not played again,
             and a game cut short goes on from its last saved position (module docstring) when
             the backend plays on this machine.
+        part: play only the games of this range (:func:`~boardai.arena.runner.run`).
 
     Raises:
         UsageError: a bad spec.
@@ -231,6 +233,7 @@ def play_games(
         chunk=chunk,
         on_result=each,
         journal=journal,
+        part=part,
     )
     out = RunResult(
         agent=spec,

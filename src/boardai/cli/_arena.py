@@ -1,12 +1,13 @@
-"""Options of the commands that play many games: where they play (``--cluster``) and the
-journal they resume from (``--resume``)."""
+"""Options of the commands that play many games: where they play (``--cluster``), the
+journal they resume from (``--resume``), and which of the run's games (``--part``)."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from boardai.cli._common import default_workers, output_option
+from boardai.cli._common import default_workers, game_part, output_option
 
 if TYPE_CHECKING:
     from boardai.arena.backends import Backend
@@ -34,6 +35,41 @@ def add_arena_options(p: argparse.ArgumentParser, partial: bool = False) -> None
             else ""
         ),
     )
+    p.add_argument(
+        "--part",
+        metavar="START:STOP",
+        type=game_part,
+        default=None,
+        help="play only games START to STOP-1 of the run (a game is the same on any machine): "
+        "split a run over machines that share no cluster, each part with its own --resume "
+        "file, then put them together with `boardai journal merge`",
+    )
+
+
+def part_of(args: argparse.Namespace) -> range | None:
+    """The ``--part`` of a run of ``args.games`` games (None: all of them).
+
+    Raises:
+        UsageError: the part reaches past the run's games.
+    """
+    part: range | None = getattr(args, "part", None)
+    if part is not None and part.stop > args.games:
+        from boardai.errors import UsageError
+
+        raise UsageError(
+            f"--part {part.start}:{part.stop} reaches past the run's {args.games} games "
+            f"(--games {args.games}: games 0 to {args.games - 1})"
+        )
+    return part
+
+
+def games_to_show(args: argparse.Namespace, done: Iterable[int]) -> int:
+    """How many games a run's progress bar counts: all ``args.games``, or with ``--part``
+    those of the part and the journal's games ``done`` already."""
+    part = part_of(args)
+    if part is None:
+        return int(args.games)
+    return len(set(part) | {i for i in done if i < args.games})
 
 
 def where_to_play(args: argparse.Namespace) -> tuple[Backend | None, int]:

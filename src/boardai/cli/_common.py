@@ -46,6 +46,18 @@ def port_number(text: str) -> int:
     return value
 
 
+def game_part(text: str) -> range:
+    """argparse type: ``START:STOP``, the games START to STOP-1 of a run (START < STOP)."""
+    start, sep, stop = text.partition(":")
+    try:
+        part = range(int(start), int(stop)) if sep else None
+    except ValueError:
+        part = None
+    if part is None or part.start < 0 or not part:
+        raise argparse.ArgumentTypeError(f"not START:STOP with 0 <= START < STOP: {text!r}")
+    return part
+
+
 def tile_value(text: str) -> int:
     """argparse type: a 2048 tile, a power of two from 4 up."""
     try:

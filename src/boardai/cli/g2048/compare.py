@@ -65,13 +65,18 @@ def show(runs: list[RunResult], title: str, tile: int | None) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from boardai.cli._arena import open_journal, part_of
+    from boardai.errors import UsageError
+
     if args.files:
+        if args.part is not None:
+            raise UsageError("--part plays part of a run; --from plays nothing: give one of them")
         return compare_files(args)
     from boardai.arena.solo import prepare
-    from boardai.cli._arena import open_journal
     from boardai.cli._common import default_workers, warn_if_slow, write_json
     from boardai.cli.g2048.eval import play_with_progress
 
+    part_of(args)  # a bad --part is one line before any work
     warn_if_slow("2048", args.agents)
     for spec in args.agents:
         prepare(spec, args.workers or default_workers())

@@ -89,16 +89,18 @@ def play_with_progress(
 
     from boardai.arena import play_games
     from boardai.arena.results import PLAYED
-    from boardai.cli._arena import where_to_play
+    from boardai.cli._arena import games_to_show, part_of, where_to_play
     from boardai.cli._common import progress
 
     backend, workers = where_to_play(args)
+    played = journal.part(spec, PLAYED) if journal is not None else None
     totals = {"score": 0, "moves": 0, "done": 0}
     start = time.perf_counter()
     with progress(
         TextColumn("avg {task.fields[avg]:,.0f}"), TextColumn("{task.fields[rate]:,.0f} moves/s")
     ) as bar:
-        task = bar.add_task(label, total=args.games, avg=0.0, rate=0.0)
+        shown = games_to_show(args, played.done if played is not None else ())
+        task = bar.add_task(label, total=shown, avg=0.0, rate=0.0)
 
         def on_result(result: GameResult, record: dict[str, Any] | None) -> None:
             totals["score"] += result.score
@@ -122,7 +124,8 @@ def play_with_progress(
             record=record or bool(getattr(args, "record", None)),
             on_result=on_result,
             backend=backend,
-            journal=journal.part(spec, PLAYED) if journal is not None else None,
+            journal=played,
+            part=part_of(args),
         )
     if run.interrupted:
         from boardai.cli._common import console
@@ -138,12 +141,13 @@ def run(args: argparse.Namespace) -> int:
 
     from boardai.arena.results import RunResult, wilson_interval
     from boardai.arena.solo import prepare
-    from boardai.cli._arena import open_journal
+    from boardai.cli._arena import open_journal, part_of
     from boardai.cli._common import console, warn_if_slow
     from boardai.errors import UsageError
     from boardai.records import write_records
     from boardai.report import bucket_table, reach_table, summary_table
 
+    part_of(args)  # a bad --part is one line before any work
     warn_if_slow("2048", [args.agent])
     prepare(args.agent, args.workers or default_workers())
     records: list[dict[str, Any]] = []

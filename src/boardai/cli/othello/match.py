@@ -89,13 +89,15 @@ def play_pairing(
     from boardai.arena.journal import dataclass_codec
     from boardai.arena.match import run_match
     from boardai.arena.match_results import GameOutcome, summarize
-    from boardai.cli._arena import where_to_play
+    from boardai.cli._arena import games_to_show, part_of, where_to_play
     from boardai.cli._common import progress
 
     backend, workers = where_to_play(args)
+    played = None if journal is None else journal.part(f"{a} vs {b}", dataclass_codec(GameOutcome))
     points = [0.0, 0]
     with progress(TextColumn("score {task.fields[score]:.3f}")) as bar:
-        task = bar.add_task(label, total=args.games, score=0.0)
+        shown = games_to_show(args, played.done if played is not None else ())
+        task = bar.add_task(label, total=shown, score=0.0)
 
         def on_game(o: GameOutcome) -> None:
             points[0] += o.score
@@ -112,9 +114,8 @@ def play_pairing(
             swap=swap,
             on_game=on_game,
             backend=backend,
-            journal=None
-            if journal is None
-            else journal.part(f"{a} vs {b}", dataclass_codec(GameOutcome)),
+            journal=played,
+            part=part_of(args),
         )
     if done.interrupted:
         from boardai.cli._common import console
@@ -153,9 +154,10 @@ def journal_identity(args: argparse.Namespace, command: str, players: list[str])
 
 
 def run(args: argparse.Namespace) -> int:
-    from boardai.cli._arena import open_journal
+    from boardai.cli._arena import open_journal, part_of
     from boardai.cli._common import console, write_json
 
+    part_of(args)  # a bad --part is one line before any work
     check_players([args.black, args.white])
     journal = open_journal(args, journal_identity(args, "othello match", [args.black, args.white]))
     try:

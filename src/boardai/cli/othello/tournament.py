@@ -41,8 +41,9 @@ def run(args: argparse.Namespace) -> int:
     names = list(dict.fromkeys(args.agents))
     if len(names) < 2:
         raise UsageError("a tournament needs at least two different players")
-    from boardai.cli._arena import open_journal
+    from boardai.cli._arena import open_journal, part_of
 
+    part_of(args)  # a bad --part is one line before any work
     check_players(names)
     results = []
     scores: dict[tuple[int, int], tuple[float, int]] = {}
