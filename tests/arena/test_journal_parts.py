@@ -63,6 +63,7 @@ def test_an_othello_match_in_parts_merged_into_a_new_file_is_the_whole_match(
     assert main([*argv, "--resume", str(parts[0]), "--part", "0:4"]) == 0
     assert main([*argv, "--resume", str(parts[1]), "--part", "4:6"]) == 0
     target = tmp_path / "all.jsonl"
+    target.touch()  # empty: as if missing
     assert main(["journal", "merge", str(target), *map(str, parts)]) == 0  # made from the first
     assert target.read_text().splitlines()[0] == parts[0].read_text().splitlines()[0]
     capsys.readouterr()

@@ -289,7 +289,8 @@ def merge(target: str | os.PathLike[str], sources: list[str | os.PathLike[str]])
     same run (the same header), played in parts (``--part``) on machines that share no
     cluster. A game is a run and an index, the same game wherever it was played; a source's
     partial files (its games cut short) come along for the games that no journal finished,
-    the furthest of each game kept. A missing ``target`` starts with the first source's header.
+    the furthest of each game kept. A missing (or empty) ``target`` starts with the first
+    source's header.
 
     Lines are appended in place, one write a line, so a run still writing to ``target`` loses
     nothing; it plays an added game again only if it reaches the game before it restarts (the
@@ -300,7 +301,7 @@ def merge(target: str | os.PathLike[str], sources: list[str | os.PathLike[str]])
     """
     target = os.fspath(target)
     read = [(os.fspath(s), *_read_journal_file(os.fspath(s))) for s in sources]
-    if os.path.exists(target):
+    if os.path.exists(target) and os.path.getsize(target) > 0:
         head, have, good, size = _read_journal_file(target)
     else:
         head, have, good, size = read[0][1], [], 0, 0
