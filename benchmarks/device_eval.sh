@@ -1,38 +1,65 @@
 #!/bin/bash
-# Play a part of a long `boardai 2048 eval` run on a lent machine for at most SECONDS, on every
-# core, then pack its journal (and its games cut short) for `boardai journal merge` here. The
-# lent machine (see the device tool) has Python, numpy and numba but not boardai's other
-# dependencies; their wheels travel in .whl/, boardai itself from src/ (PYTHONPATH).
+# A part of a long `boardai 2048 eval` run played on a lent machine (the device tool's: 16
+# cores, Python, numpy and numba, not boardai's other dependencies, no network), its games put
+# back into the run's journal J here. Three steps, from the repository's root:
 #
-#   here, before:  mkdir -p .dev && cp J .dev/part.jsonl && cp -r J.partial .dev/part.jsonl.partial
-#                  python3 -m pip download --no-deps --only-binary=:all: --python-version 3.12 \
-#                    --implementation cp --platform manylinux_2_17_x86_64 -d .whl \
-#                    gymnasium farama-notifications platformdirs pooch
-#   there:         bash benchmarks/device_eval.sh SECONDS .dev/part.jsonl --agent SPEC \
-#                    --games N --seed S --part A:B      (carry .dev and .whl; $OUT comes back)
-#   here, after:   tar xzf OUT/part.tgz && boardai journal merge J .dev/part.jsonl
+#   benchmarks/device_eval.sh prep J       here: .dev/part.jsonl, a copy of J (and its games cut
+#                                          short); .whl/, the wheels the lent machine lacks
+#   benchmarks/device_eval.sh run SECONDS --agent SPEC --games N --seed S --part A:B
+#                                          there (carry .dev and .whl): the eval on every core
+#                                          for at most SECONDS, then $OUT/part.tgz
+#   benchmarks/device_eval.sh merge DIR J  here: unpack DIR/part.tgz, boardai journal merge
 #
-# Ctrl-C (SIGINT, from timeout) stops the run cleanly: finished games are in the journal, and
-# each game under way keeps the position it saved in the last 30 s.
-set -u
-seconds=$1 journal=$2
-shift 2
-export PYTHONUNBUFFERED=1 NUMBA_CACHE_DIR=${NUMBA_CACHE_DIR:-/tmp/numba-cache}
-if compgen -G ".whl/*.whl" > /dev/null; then
-  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-    --target /tmp/site .whl/*.whl || exit 1
-fi
-export PYTHONPATH=/tmp/site:$PWD/src
-out=${OUT:-.}
-{ nproc; lscpu | grep -E "Model name|L2 cache|L3 cache"
-  python3 -c "import sys, numba, numpy; print(sys.version.split()[0], 'numba', numba.__version__, 'numpy', numpy.__version__)"
-} 2>&1 | tee "$out/machine.txt"
-date -u +%FT%TZ > "$out/times.txt"
-timeout -s INT -k 30 "$seconds" python3 -m boardai 2048 eval --workers "$(nproc)" \
-  --resume "$journal" "$@" > "$out/eval.log" 2>&1
-echo "eval exit code $? (124: stopped at $seconds s)"
-date -u +%FT%TZ >> "$out/times.txt"
-parts=()
-[ -d "$journal.partial" ] && parts=("$journal.partial")
-tar czf "$out/part.tgz" "$journal" "${parts[@]}"
-tail -c 1200 "$out/eval.log"
+# Timeout's SIGINT stops the run as Ctrl-C does: finished games are in the journal, and each
+# game under way keeps the position it saved in its last 30 s. Game i is the same game on
+# either machine (the same moves, checked in session 32), but its CPU time is that machine's.
+set -eu
+step=${1:-}
+shift || true
+case "$step" in
+prep)
+  j=$1
+  mkdir -p .git/info .dev
+  for d in /.dev/ /.whl/; do grep -qxF "$d" .git/info/exclude 2>/dev/null || echo "$d" >> .git/info/exclude; done
+  rm -rf .dev/part.jsonl .dev/part.jsonl.partial
+  cp "$j" .dev/part.jsonl
+  [ ! -d "$j.partial" ] || cp -r "$j.partial" .dev/part.jsonl.partial
+  python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
+    --implementation cp --platform manylinux_2_17_x86_64 -d .whl \
+    gymnasium farama-notifications platformdirs pooch
+  ;;
+run)
+  seconds=$1
+  shift
+  export PYTHONUNBUFFERED=1 NUMBA_CACHE_DIR=${NUMBA_CACHE_DIR:-/tmp/numba-cache}
+  if compgen -G ".whl/*.whl" > /dev/null; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+      --target /tmp/site .whl/*.whl
+  fi
+  export PYTHONPATH=/tmp/site:$PWD/src
+  out=${OUT:-.}
+  { nproc; lscpu | grep -E "Model name|L2 cache|L3 cache"
+    python3 -c "import sys, numba, numpy; print(sys.version.split()[0], 'numba', numba.__version__, 'numpy', numpy.__version__)"
+  } 2>&1 | tee "$out/machine.txt"
+  date -u +%FT%TZ > "$out/times.txt"
+  code=0
+  timeout -s INT -k 30 "$seconds" python3 -m boardai 2048 eval --workers "$(nproc)" \
+    --resume .dev/part.jsonl "$@" > "$out/eval.log" 2>&1 || code=$?
+  echo "eval exit code $code (124: stopped at $seconds s)"
+  date -u +%FT%TZ >> "$out/times.txt"
+  parts=()
+  [ ! -d .dev/part.jsonl.partial ] || parts=(.dev/part.jsonl.partial)
+  tar czf "$out/part.tgz" .dev/part.jsonl "${parts[@]}"
+  tail -c 1200 "$out/eval.log"
+  ;;
+merge)
+  dir=$1 j=$2
+  rm -rf .dev/part.jsonl .dev/part.jsonl.partial
+  tar xzf "$dir/part.tgz"
+  boardai journal merge "$j" .dev/part.jsonl
+  ;;
+*)
+  echo "usage: benchmarks/device_eval.sh prep J | run SECONDS EVAL_OPTIONS... | merge DIR J" >&2
+  exit 2
+  ;;
+esac
