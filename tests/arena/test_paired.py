@@ -114,6 +114,9 @@ def test_read_runs_of_journals(tmp_path, capsys):
     journal.write_text(text[: text.rstrip("\n").rfind("\n") + 1] + '{"run": "greedy", "ind')
     torn = read_runs(journal)
     assert len(torn[1].results) == 4 and torn[1].interrupted
+    assert main(["2048", "compare", "--from", str(journal)]) == 0
+    err = capsys.readouterr().err  # a run under way: said, its figures may read low
+    assert "1 of these runs not finished (greedy: 4 of 5 games)" in err and "read low" in err
     empty = tmp_path / "e.jsonl"
     empty.write_text(journal.read_text().splitlines()[0] + "\n")
     assert read_runs(empty) == []

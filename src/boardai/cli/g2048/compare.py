@@ -111,6 +111,15 @@ def compare_files(args: argparse.Namespace) -> int:
         raise UsageError(f"--from: the runs have different seeds ({seeds}): no games in common")
     games = ", ".join(f"{len(run.results):,}" for run in runs)
     show(runs, f"games played per player: {games}; seed {seeds[0]}", args.tile)
+    under_way = [run for run in runs if len(run.results) < run.games]
+    if under_way:
+        from boardai.cli._common import console
+
+        console(stderr=True).print(
+            f"{len(under_way)} of these runs not finished ({under_way[0].agent}: "
+            f"{len(under_way[0].results):,} of {under_way[0].games:,} games): the long games "
+            "finish last, so until the end a run's rates and average may read low"
+        )
     if args.json:
         from boardai.cli._common import write_json
 
