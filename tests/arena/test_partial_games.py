@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import tempfile
 from collections.abc import Generator, Iterable, Sequence
 from pathlib import Path
@@ -207,4 +209,61 @@ def test_the_journal_clears_the_partial_files_it_no_longer_needs(tmp_path: Path)
     other.unlink()
     with Journal.open(journal, HEADER) as j:  # resumed: its folder is kept until it is empty
         pass
+    assert not folder.exists()
+
+
+def test_ctrl_c_over_a_process_pool_keeps_each_worker_s_game_where_it_stopped(
+    tmp_path: Path,
+) -> None:
+    # A real SIGINT to the parent (in a fresh interpreter, as in test_runner) as the first game
+    # of a two-worker run finishes: the parent stops the pool, and each worker, in the middle
+    # of its next game, saves that game's position before it exits. The games here take a few
+    # hundredths of a second, far below the 30 s between saves, so every file is a stop's.
+    script = """
+import json, multiprocessing, os, signal, sys
+from boardai.arena import runner
+from boardai.arena.journal import Journal
+from boardai.arena.results import PLAYED
+from boardai.arena.solo import Solo
+
+signal.signal(signal.SIGINT, signal.default_int_handler)
+sent = []
+
+def on_result(index, result):
+    if not sent:
+        sent.append(index)
+        os.kill(os.getpid(), signal.SIGINT)
+
+header = json.loads(sys.argv[2])
+with Journal.open(sys.argv[1], header) as j:
+    part = j.part(header["players"][0], PLAYED)
+    contest = Solo(header["players"][0], header["seed"], False, part.partial_prefix)
+    done = runner.run(contest, header["games"], workers=2, on_result=on_result, journal=part)
+print(json.dumps({"interrupted": done.interrupted, "finished": len(done.results),
+                  "children": len(multiprocessing.active_children())}))
+"""
+    header = {**HEADER, "games": 40}
+    journal = tmp_path / "run.jsonl"
+    env = {"PYTHONPATH": str(Path(__file__).parents[2] / "src"), "PATH": "/usr/bin:/bin"}
+    out = subprocess.run(
+        [sys.executable, "-c", script, str(journal), json.dumps(header)],
+        capture_output=True, text=True, timeout=300, env=env,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)
+    assert got["interrupted"] and got["children"] == 0 and got["finished"] < 40, got
+    assert "Traceback" not in out.stderr, out.stderr  # the workers left quietly
+    folder = Path(str(journal) + PARTIAL_SUFFIX)
+    saved = sorted(folder.glob("*.json"))
+    assert saved, "no worker kept its game"
+    whole = play_games(SPEC, 40, 5)
+    for path in saved:
+        index = int(path.stem.rsplit("-", 1)[1])
+        game, _, _ = load_partial(str(path), SPEC, whole.results[index].seed) or (None, 0, 0)
+        assert game is not None and 0 < game.moves < whole.results[index].moves
+    with Journal.open(journal, header) as j:  # resumed: those games go on to the same end
+        resumed = play_games(SPEC, 40, 5, journal=j.part(SPEC, PLAYED))
+    assert [_same_game(a, b) for a, b in zip(resumed.results, whole.results, strict=True)] == [
+        True
+    ] * 40
     assert not folder.exists()

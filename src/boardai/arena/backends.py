@@ -22,6 +22,7 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 import multiprocessing.pool
+import os
 import queue
 import signal
 from collections.abc import Callable, Generator, Iterable, Sequence
@@ -93,7 +94,7 @@ class ProcessPool:
         if not first:
             return
         ctx = multiprocessing.get_context("spawn")
-        pool = ctx.Pool(len(first), initializer=_ignore_sigint)
+        pool = ctx.Pool(len(first), initializer=_start_worker)
         tagged = _Tagged(task)
         done: queue.Queue[tuple[Sequence[int], R] | _Failed] = queue.Queue()
         in_flight = 0
@@ -132,7 +133,14 @@ class _Tagged(Generic[R]):
         self.task = task
 
     def __call__(self, chunk: Sequence[int]) -> tuple[Sequence[int], R]:
-        return chunk, self.task(chunk)
+        global _in_task
+        _in_task = True
+        try:
+            return chunk, self.task(chunk)
+        except WorkerStopped:  # the task has kept what it could: leave without a traceback
+            os._exit(0)
+        finally:
+            _in_task = False
 
 
 class _Failed:
@@ -168,9 +176,28 @@ def _stop(pool: multiprocessing.pool.Pool, patience: float = 10.0) -> None:
             worker.kill()
 
 
-def _ignore_sigint() -> None:
-    # Ctrl-C goes to the whole process group: the parent alone handles it.
+class WorkerStopped(KeyboardInterrupt):
+    """Raised in a pool worker's task when the pool stops the worker (``terminate()``'s SIGTERM,
+    on Ctrl-C in the parent or when the parent stops early). A KeyboardInterrupt, so a task
+    keeps what it would keep on Ctrl-C in one process (a 2048 game saves its position); then
+    the worker exits quietly."""
+
+
+#: Whether this worker is running a task (a SIGTERM then interrupts the task, else it ends the
+#: worker at once, as by default).
+_in_task = False
+
+
+def _start_worker() -> None:
+    # Ctrl-C goes to the whole process group: the parent alone handles it, then stops the pool.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _on_sigterm)
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    if _in_task:
+        raise WorkerStopped
+    os._exit(128 + signum)
 
 
 def backend_for(workers: int, games: int) -> Backend:

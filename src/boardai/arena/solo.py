@@ -10,10 +10,12 @@ one-player games.
 
 With a journal, a game cut short (Ctrl-C, SIGTERM, a killed worker) is not lost when its player
 is :func:`~boardai.agent.memoryless` (the searches and networks; not ``random`` or ``greedy``,
-which draw): every :data:`SAVE_SECONDS` it writes its record so far to its partial file beside
-the journal (:meth:`~boardai.arena.journal.Part.partial`), and the next run replays that record,
-checking each spawn against the game's seed, and plays on from there. The game then ends exactly
-as if it had never stopped, and its seconds and CPU seconds add up both parts.
+which draw): every :data:`SAVE_SECONDS`, and when it is stopped (in a pool's worker too:
+:class:`~boardai.arena.backends.WorkerStopped`), it writes its record so far to its partial
+file beside the journal (:meth:`~boardai.arena.journal.Part.partial`), and the next run
+replays that record, checking each spawn against the game's seed, and plays on from there. The
+game then ends exactly as if it had never stopped, and its seconds and CPU seconds add up both
+parts.
 """
 
 from __future__ import annotations
@@ -115,7 +117,7 @@ class Solo:
                     saved = time.perf_counter()
         except IllegalMoveError as e:
             raise RuntimeError(f"player {self.spec!r} in game {index}: {e}") from None
-        except KeyboardInterrupt:  # Ctrl-C in this process (a pool's workers are killed)
+        except KeyboardInterrupt:  # Ctrl-C here; in a pool's worker, the pool stopping it
             if path is not None and game.moves:
                 save()
             raise

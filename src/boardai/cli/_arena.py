@@ -30,7 +30,8 @@ def add_arena_options(p: argparse.ArgumentParser, partial: bool = False) -> None
         help="journal of the finished games (JSON lines): written as they finish; if FILE "
         "exists, play only the games it lacks (more --games than it names extends the run)"
         + (
-            "; a game cut short goes on from its last position (saved every 30 s in FILE.partial/)"
+            "; a game cut short goes on from its last position (saved in FILE.partial/ every 30 s "
+            "and when the run stops)"
             if partial
             else ""
         ),
