@@ -340,15 +340,13 @@ def _merge_partial(target: str, sources: list[str], finished: set[tuple[str, Any
     folder = target + PARTIAL_SUFFIX
     carried = 0
     for name in _partial_names(folder):
-        digest, index = name[:-5].split("-")
-        if (digest, int(index)) in finished:
+        if _partial_game(name) in finished:
             with contextlib.suppress(OSError):
                 os.remove(os.path.join(folder, name))
     for source in sources:
         for name in _partial_names(source + PARTIAL_SUFFIX):
-            digest, index = name[:-5].split("-")
             src, dst = os.path.join(source + PARTIAL_SUFFIX, name), os.path.join(folder, name)
-            if (digest, int(index)) in finished or _partial_moves(src) <= _partial_moves(dst):
+            if _partial_game(name) in finished or _partial_moves(src) <= _partial_moves(dst):
                 continue
             try:
                 os.makedirs(folder, exist_ok=True)
@@ -360,6 +358,12 @@ def _merge_partial(target: str, sources: list[str], finished: set[tuple[str, Any
     with contextlib.suppress(OSError):  # kept while it holds a game cut short
         os.rmdir(folder)
     return carried
+
+
+def _partial_game(name: str) -> tuple[str, int]:
+    """The run digest and game index a partial file's name (``DIGEST-INDEX.json``) gives."""
+    digest, index = name.removesuffix(".json").split("-")
+    return digest, int(index)
 
 
 def _partial_names(folder: str) -> list[str]:

@@ -64,13 +64,12 @@ def part_of(args: argparse.Namespace) -> range | None:
     return part
 
 
-def games_to_show(args: argparse.Namespace, done: Iterable[int]) -> int:
-    """How many games a run's progress bar counts: all ``args.games``, or with ``--part``
-    those of the part and the journal's games ``done`` already."""
-    part = part_of(args)
+def games_to_show(games: int, part: range | None, done: Iterable[int]) -> int:
+    """How many games a run's progress bar counts: all ``games``, or with a ``part`` those of
+    the part and the journal's games ``done`` already."""
     if part is None:
-        return int(args.games)
-    return len(set(part) | {i for i in done if i < args.games})
+        return games
+    return len(set(part) | {i for i in done if i < games})
 
 
 def where_to_play(args: argparse.Namespace) -> tuple[Backend | None, int]:

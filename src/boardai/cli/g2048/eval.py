@@ -93,13 +93,14 @@ def play_with_progress(
     from boardai.cli._common import progress
 
     backend, workers = where_to_play(args)
+    part = part_of(args)
     played = journal.part(spec, PLAYED) if journal is not None else None
     totals = {"score": 0, "moves": 0, "done": 0}
     start = time.perf_counter()
     with progress(
         TextColumn("avg {task.fields[avg]:,.0f}"), TextColumn("{task.fields[rate]:,.0f} moves/s")
     ) as bar:
-        shown = games_to_show(args, played.done if played is not None else ())
+        shown = games_to_show(args.games, part, played.done if played is not None else ())
         task = bar.add_task(label, total=shown, avg=0.0, rate=0.0)
 
         def on_result(result: GameResult, record: dict[str, Any] | None) -> None:
@@ -125,7 +126,7 @@ def play_with_progress(
             on_result=on_result,
             backend=backend,
             journal=played,
-            part=part_of(args),
+            part=part,
         )
     if run.interrupted:
         from boardai.cli._common import console

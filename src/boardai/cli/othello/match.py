@@ -93,10 +93,11 @@ def play_pairing(
     from boardai.cli._common import progress
 
     backend, workers = where_to_play(args)
+    part = part_of(args)
     played = None if journal is None else journal.part(f"{a} vs {b}", dataclass_codec(GameOutcome))
     points = [0.0, 0]
     with progress(TextColumn("score {task.fields[score]:.3f}")) as bar:
-        shown = games_to_show(args, played.done if played is not None else ())
+        shown = games_to_show(args.games, part, played.done if played is not None else ())
         task = bar.add_task(label, total=shown, score=0.0)
 
         def on_game(o: GameOutcome) -> None:
@@ -115,7 +116,7 @@ def play_pairing(
             on_game=on_game,
             backend=backend,
             journal=played,
-            part=part_of(args),
+            part=part,
         )
     if done.interrupted:
         from boardai.cli._common import console
