@@ -49,7 +49,7 @@ LISTED = {
     "2048 bench": {"engine", "env", "search", "ntuple"},
     "othello": {"play", "match", "tournament", "gtp", "solve", "train", "perft"},
     "othello train": {"ntuple", "dqn"},
-    "journal": {"merge"},
+    "journal": {"show", "merge"},
 }
 
 

@@ -17,7 +17,8 @@ turns one into a JSON-ready dict and back.
 
 A long run can also be played in parts on machines that share no cluster (``--part
 START:STOP``, each part with its own journal): :func:`merge` puts their games together, and the
-merged journal is the run's, as if one machine had played it.
+merged journal is the run's, as if one machine had played it. :func:`journal_progress` says how
+far a run got (``boardai journal show``).
 
 A game cut short can keep its position so far beside the journal, in the folder ``FILE.partial``
 (:meth:`Part.partial`; a 2048 game does, see :mod:`boardai.arena.solo`): the game's file goes
@@ -97,6 +98,24 @@ class Part(Generic[R]):
     def partial(self, index: int) -> str:
         """Where game ``index``, cut short, keeps its position so far."""
         return f"{self.partial_prefix}{index}.json"
+
+
+def pairing(a: str, b: str) -> str:
+    """The run of a match of players ``a`` and ``b`` (``a`` black in the first game) in a
+    journal: ``othello match`` plays one, ``othello tournament`` one per pair of players."""
+    return f"{a} vs {b}"
+
+
+def run_keys(header: dict[str, Any]) -> list[str]:
+    """The runs a journal's header names, in the order its command plays them: one per player
+    (``eval``, ``compare``), the match of its two players, or every pair of a tournament's."""
+    players = [str(p) for p in header.get("players", [])]
+    command = header.get("command")
+    if command == "othello match" and len(players) == 2:
+        return [pairing(*players)]
+    if command == "othello tournament":
+        return [pairing(a, b) for i, a in enumerate(players) for b in players[i + 1 :]]
+    return players
 
 
 def _run_digest(key: str) -> str:
@@ -263,11 +282,8 @@ class Merged:
 
 def _partial_moves(path: str) -> int:
     """How far the game cut short in ``path`` got (moves; -1 if it cannot be read)."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            return int(json.load(f)["record"]["n_moves"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return -1
+    game = _part_way(path, -1)
+    return -1 if game is None else game.moves
 
 
 def _read_journal_file(path: str) -> tuple[dict[str, Any], list[dict[str, Any]], int, int]:
@@ -372,3 +388,80 @@ def _partial_names(folder: str) -> list[str]:
         return sorted(n for n in os.listdir(folder) if _PARTIAL_FILE.fullmatch(n))
     except OSError:
         return []
+
+
+@dataclass(frozen=True)
+class PartWay:
+    """A game part-way whose position a journal keeps (saved every so often while it plays, and
+    when it is cut short; resuming goes on from it): how far it got (a 2048 game's moves, score
+    and largest tile)."""
+
+    index: int
+    moves: int
+    score: int
+    max_tile: int
+
+
+@dataclass(frozen=True)
+class RunProgress:
+    """How far one run of a journal got: its games finished (indices, ascending), its games kept
+    part-way, and how many are still to play."""
+
+    run: str
+    games: int
+    finished: list[int]
+    part_way: list[PartWay]
+
+    @property
+    def to_play(self) -> int:
+        """Games of the run neither finished nor kept part-way (to play from the start)."""
+        started = {i for i in self.finished if i < self.games}
+        started |= {c.index for c in self.part_way if c.index < self.games}
+        return self.games - len(started)
+
+
+def _part_way(path: str, index: int) -> PartWay | None:
+    """The game part-way in the partial file ``path`` (None if it cannot be read)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            record = json.load(f)["record"]
+        return PartWay(index, int(record["n_moves"]), int(record["score"]), int(record["max_tile"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def journal_progress(path: str | os.PathLike[str]) -> tuple[dict[str, Any], list[RunProgress]]:
+    """A journal's header and how far each of its runs got (those its header names, in order,
+    then any other its lines hold), read only: safe while a run writes to it.
+
+    Raises:
+        UsageError: the file is missing or not a journal.
+    """
+    path = os.fspath(path)
+    header, lines, _, _ = _read_journal_file(path)
+    keys = run_keys(header)
+    done: dict[str, set[int]] = {k: set() for k in keys}
+    for line in lines:
+        key = str(line.get("run"))
+        if key not in done:
+            keys.append(key)
+            done[key] = set()
+        with contextlib.suppress(KeyError, TypeError, ValueError):
+            done[key].add(int(line["index"]))
+    kept: dict[tuple[str, int], str] = {}
+    folder = path + PARTIAL_SUFFIX
+    for name in _partial_names(folder):
+        kept[_partial_game(name)] = os.path.join(folder, name)
+    games = header.get("games")
+    if not isinstance(games, int):
+        raise UsageError(f"{path}: its header names no number of games")
+    runs = []
+    for key in keys:
+        digest = _run_digest(key)
+        part_way = [
+            c
+            for (d, i), file in sorted(kept.items())
+            if d == digest and i not in done[key] and (c := _part_way(file, i)) is not None
+        ]
+        runs.append(RunProgress(key, games, sorted(done[key]), part_way))
+    return header, runs

@@ -30,7 +30,7 @@ GROUPS = {
     "2048": "the 2048 commands: play, watch, eval, compare, random, train, bench",
     "othello": "the Othello commands: play, match, tournament, gtp, solve, train, perft",
     "models": "the trained players boardai ships: list, show, verify, fetch, compact",
-    "journal": "the --resume journals of long runs: merge those of a run played in parts",
+    "journal": "the --resume journals of long runs: show how far one got, merge a run's parts",
     "2048 train": "train a 2048 player (n-tuple TD, DQN)",
     "2048 bench": "measure speed (engine, env, search, n-tuple TD)",
     "othello train": "train an Othello player (n-tuple TD self-play, DQN)",

@@ -1,11 +1,48 @@
-"""``boardai journal merge``: put together the journals of one run played in parts."""
+"""``boardai journal show`` and ``merge``: how far a long run's --resume journal got, and the
+journals of one run played in parts put together."""
 
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING, Any
+
+from boardai.cli._common import output_option
+
+if TYPE_CHECKING:
+    from boardai.arena.journal import RunProgress
+
+#: Games part-way listed one a line at most (``--json`` lists all).
+SHOWN_PART_WAY = 20
 
 
 def register(app: argparse.Namespace) -> None:
+    p = app.command(
+        "journal show",
+        help="how far a --resume journal's run got: games finished, part-way, still to play",
+        description=(
+            "Read a --resume journal (and the games cut short kept beside it) and say, for "
+            "each of its runs, which games are finished, which are kept part-way (2048 games "
+            "under way save their position every 30 seconds and when stopped; resuming goes "
+            "on from there) and how many are still to play. Reads only: safe while the run "
+            "is under way."
+        ),
+        examples="""
+boardai journal show run.jsonl
+boardai journal show run.jsonl --json               # the same as JSON, on stdout
+boardai 2048 compare --from run.jsonl --tile 32768  # a 2048 run's results so far
+""",
+    )
+    p.add_argument("file", metavar="FILE", help="the journal (a --resume file)")
+    output_option(
+        p,
+        "--json",
+        metavar="OUT",
+        nargs="?",
+        const="-",
+        help="write it as JSON instead (- or no OUT: stdout)",
+    )
+    p.set_defaults(func=show)
+
     p = app.command(
         "journal merge",
         help="add to a --resume journal the games of others of the same run (played with --part)",
@@ -41,4 +78,94 @@ def run(args: argparse.Namespace) -> int:
     done = merge(args.target, args.sources)
     carried = f"; {done.partial} games cut short carried over" if done.partial else ""
     console().print(f"{args.target}: {done.added:,} games added, {done.games:,} in all{carried}")
+    return 0
+
+
+def spans(indices: list[int]) -> str:
+    """Sorted game indices as runs: ``0-64, 260-281, 284``."""
+    out: list[str] = []
+    k = 0
+    while k < len(indices):
+        j = k
+        while j + 1 < len(indices) and indices[j + 1] == indices[j] + 1:
+            j += 1
+        out.append(str(indices[k]) if j == k else f"{indices[k]}-{indices[j]}")
+        k = j + 1
+    return ", ".join(out)
+
+
+def _as_json(path: str, header: dict[str, Any], runs: list[RunProgress]) -> dict[str, Any]:
+    from dataclasses import asdict
+
+    return {
+        "file": path,
+        "header": header,
+        "runs": [
+            {
+                "run": r.run,
+                "games": r.games,
+                "finished": r.finished,
+                "part_way": [asdict(c) for c in r.part_way],
+                "to_play": r.to_play,
+            }
+            for r in runs
+        ],
+    }
+
+
+def show(args: argparse.Namespace) -> int:
+    from rich.markup import escape
+
+    from boardai.arena.journal import journal_progress
+    from boardai.cli._common import console, write_json
+
+    header, runs = journal_progress(args.file)
+    if args.json:
+        data = _as_json(args.file, header, runs)
+        if args.json == "-":
+            import json
+
+            print(json.dumps(data, indent=1))
+        else:
+            write_json(args.json, data)
+        return 0
+    command = str(header.get("command"))
+    game = "" if command.startswith("othello") else "2048 "
+    models = ", ".join(f"{k} {v}" for k, v in (header.get("models") or {}).items())
+    out = console()
+    out.print(
+        escape(
+            f"{args.file}: {game}{command}, seed {header.get('seed')}, "
+            f"{header.get('games')} games a run" + (f" (models: {models})" if models else "")
+        ),
+        highlight=False,
+    )
+    for r in runs:
+        out.print(escape(r.run), style="bold", highlight=False)
+        done = [i for i in r.finished if i < r.games]
+        out.print(
+            f"  finished   {len(done):,} of {r.games:,}" + (f": {spans(done)}" if done else ""),
+            highlight=False,
+        )
+        if r.part_way:
+            out.print(
+                f"  part-way   {len(r.part_way):,}, kept as they stood (playing or cut short; "
+                "a resumed run goes on from there):",
+                highlight=False,
+            )
+            for c in r.part_way[:SHOWN_PART_WAY]:
+                out.print(
+                    f"             {c.index}: {c.moves:,} moves, {c.score:,} points, "
+                    f"best tile {c.max_tile}",
+                    highlight=False,
+                )
+            if len(r.part_way) > SHOWN_PART_WAY:
+                more = len(r.part_way) - SHOWN_PART_WAY
+                out.print(f"             and {more:,} more (--json lists all)", highlight=False)
+        out.print(f"  to play    {r.to_play:,}", highlight=False)
+    if game and any(r.finished for r in runs):
+        out.print(
+            escape(f"The results so far: boardai 2048 compare --from {args.file}"),
+            highlight=False,
+        )
     return 0

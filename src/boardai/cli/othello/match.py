@@ -86,7 +86,7 @@ def play_pairing(
 ) -> MatchResult:
     from rich.progress import TextColumn
 
-    from boardai.arena.journal import dataclass_codec
+    from boardai.arena.journal import dataclass_codec, pairing
     from boardai.arena.match import run_match
     from boardai.arena.match_results import GameOutcome, summarize
     from boardai.cli._arena import games_to_show, part_of, where_to_play
@@ -94,7 +94,7 @@ def play_pairing(
 
     backend, workers = where_to_play(args)
     part = part_of(args)
-    played = None if journal is None else journal.part(f"{a} vs {b}", dataclass_codec(GameOutcome))
+    played = None if journal is None else journal.part(pairing(a, b), dataclass_codec(GameOutcome))
     points = [0.0, 0]
     with progress(TextColumn("score {task.fields[score]:.3f}")) as bar:
         shown = games_to_show(args.games, part, played.done if played is not None else ())

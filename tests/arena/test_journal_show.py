@@ -1,0 +1,137 @@
+"""``boardai journal show``: how far a run's journal got, read from journals that real runs wrote
+(2048 eval, Othello match and tournament) and from the positions games under way keep."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from boardai.arena.journal import Journal, journal_progress, run_keys
+from boardai.arena.results import PLAYED
+from boardai.arena.seeding import game_seed
+from boardai.arena.solo import save_partial
+from boardai.cli import main
+from boardai.cli.journal import SHOWN_PART_WAY, spans
+from boardai.g2048 import Game
+from boardai.g2048.agents import make_agent
+
+
+def _shown(path: Path, capsys: pytest.CaptureFixture[str]) -> dict:  # type: ignore[type-arg]
+    capsys.readouterr()
+    assert main(["journal", "show", str(path), "--json"]) == 0
+    return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]
+
+
+def _play(game: Game, spec: str, moves: int) -> Game:
+    agent = make_agent(spec, seed=0)
+    for _ in range(moves):
+        game.move(agent.act(game.board))
+    return game
+
+
+def test_a_2048_run_in_part_and_its_games_part_way(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal = tmp_path / "run.jsonl"
+    argv = ["2048", "eval", "--agent", "heuristic", "--games", "9", "--seed", "4"]
+    assert main([*argv, "--workers", "1", "--resume", str(journal), "--part", "2:5"]) == 0
+    shown = _shown(journal, capsys)
+    assert shown["header"]["games"] == 9 and shown["header"]["players"] == ["heuristic"]
+    (run,) = shown["runs"]
+    assert run["run"] == "heuristic" and run["finished"] == [2, 3, 4]
+    assert run["part_way"] == [] and run["to_play"] == 6
+
+    # games 7 and 8 under way (as a worker saves them), and a stale file of finished game 3
+    with Journal.open(journal, json.loads(journal.read_text().splitlines()[0])) as j:
+        part = j.part("heuristic", PLAYED)
+        played = {}
+        for index, moves in ((7, 40), (8, 25), (3, 10)):
+            played[index] = _play(Game(seed=game_seed(4, index)), "heuristic", moves)
+            save_partial(part.partial(index), "heuristic", played[index], 1.0, 1.0)
+        (run,) = journal_progress(journal)[1]
+    assert [c.index for c in run.part_way] == [7, 8]  # game 3 is finished: not part-way
+    for c in run.part_way:
+        game = played[c.index]
+        assert (c.moves, c.score, c.max_tile) == (game.moves, game.score, game.board.max_tile())
+    assert run.to_play == 9 - 3 - 2
+
+    capsys.readouterr()
+    assert main(["journal", "show", str(journal)]) == 0
+    out = capsys.readouterr().out
+    assert "finished   3 of 9: 2-4" in out and "to play    4" in out
+    assert f"7: 40 moves, {played[7].score:,} points" in out
+    assert f"boardai 2048 compare --from {journal}" in out
+
+    # resumed, the run plays what is missing and then shows every game finished
+    assert main([*argv, "--workers", "1", "--resume", str(journal)]) == 0
+    (run,) = _shown(journal, capsys)["runs"]
+    assert run["finished"] == list(range(9)) and run["part_way"] == [] and run["to_play"] == 0
+
+
+def test_many_games_part_way_are_listed_up_to_a_limit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal = tmp_path / "run.jsonl"
+    header = {"command": "eval", "players": ["greedy"], "seed": 1, "games": 40, "records": False}
+    with Journal.open(journal, header) as j:
+        part = j.part("greedy", PLAYED)
+        for index in range(SHOWN_PART_WAY + 3):
+            save_partial(part.partial(index), "greedy", _play(Game(seed=index), "greedy", 3), 0, 0)
+        capsys.readouterr()
+        assert main(["journal", "show", str(journal)]) == 0
+        out = capsys.readouterr().out
+        assert "and 3 more (--json lists all)" in out
+        assert out.count(" moves, ") == SHOWN_PART_WAY
+        assert len(_shown(journal, capsys)["runs"][0]["part_way"]) == SHOWN_PART_WAY + 3
+
+
+def test_othello_match_and_tournament_journals(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    match = tmp_path / "m.jsonl"
+    argv = ["othello", "match", "--black", "wpc", "--white", "random", "--games", "6"]
+    assert main([*argv, "--workers", "1", "--resume", str(match), "--part", "0:4"]) == 0
+    (run,) = _shown(match, capsys)["runs"]
+    assert run["run"] == "wpc vs random" and run["finished"] == [0, 1, 2, 3]
+    assert run["to_play"] == 2
+
+    tour = tmp_path / "t.jsonl"
+    argv = ["othello", "tournament", "--agents", "random", "wpc", "greedy", "--games", "4"]
+    assert main([*argv, "--workers", "1", "--resume", str(tour), "--part", "1:3"]) == 0
+    runs = _shown(tour, capsys)["runs"]
+    header = json.loads(tour.read_text().splitlines()[0])
+    assert [r["run"] for r in runs] == run_keys(header)
+    assert [r["run"] for r in runs] == ["random vs wpc", "random vs greedy", "wpc vs greedy"]
+    assert all(r["finished"] == [1, 2] and r["to_play"] == 2 for r in runs)
+    capsys.readouterr()
+    assert main(["journal", "show", str(tour)]) == 0
+    out = capsys.readouterr().out
+    assert "othello tournament" in out and "compare --from" not in out
+
+
+@given(st.sets(st.integers(0, 60)))
+def test_spans_name_exactly_the_games(games: set[int]) -> None:
+    text = spans(sorted(games))
+    back: set[int] = set()
+    for piece in filter(None, text.split(", ")):
+        lo, _, hi = piece.partition("-")
+        back |= set(range(int(lo), int(hi or lo) + 1))
+    assert back == games
+    assert text.count(", ") + bool(games) == sum(  # one piece a run of consecutive games
+        1 for g in games if g - 1 not in games
+    )
+
+
+def test_a_missing_file_or_not_a_journal_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "x.json").write_text('{"a": 1}\n')
+    for name, says in (("none.jsonl", "No such file"), ("x.json", "is not a journal")):
+        capsys.readouterr()
+        assert main(["journal", "show", str(tmp_path / name)]) == 2
+        err = capsys.readouterr().err
+        assert says in err and err.count("\n") == 1
