@@ -135,3 +135,18 @@ def test_a_missing_file_or_not_a_journal_is_one_line(
         assert main(["journal", "show", str(tmp_path / name)]) == 2
         err = capsys.readouterr().err
         assert says in err and err.count("\n") == 1
+
+
+def test_a_line_that_is_not_an_object_ends_the_journal_as_a_torn_line_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal = tmp_path / "run.jsonl"
+    argv = ["2048", "eval", "--agent", "greedy", "--games", "4", "--seed", "2", "--workers", "1"]
+    assert main([*argv, "--resume", str(journal), "--part", "0:3"]) == 0
+    header, *games = journal.read_text().splitlines()
+    journal.write_text("\n".join([header, games[0], "[1, 2]", *games[1:]]) + "\n")
+    (run,) = _shown(journal, capsys)["runs"]
+    assert run["finished"] == [json.loads(games[0])["index"]]
+    target = tmp_path / "merged.jsonl"
+    assert main(["journal", "merge", str(target), str(journal)]) == 0
+    assert len(target.read_text().splitlines()) == 2  # the header and the one whole game

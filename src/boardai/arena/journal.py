@@ -109,7 +109,8 @@ def pairing(a: str, b: str) -> str:
 def run_keys(header: dict[str, Any]) -> list[str]:
     """The runs a journal's header names, in the order its command plays them: one per player
     (``eval``, ``compare``), the match of its two players, or every pair of a tournament's."""
-    players = [str(p) for p in header.get("players", [])]
+    found = header.get("players")
+    players = [str(p) for p in found] if isinstance(found, list) else []
     command = header.get("command")
     if command == "othello match" and len(players) == 2:
         return [pairing(*players)]
@@ -212,14 +213,18 @@ def _clear_partial(folder: str) -> None:
 
 def _whole_lines(raw: bytes) -> tuple[list[dict[str, Any]], int]:
     """The lines of a journal's bytes up to the first torn one (a crash's: it and anything
-    after it are dropped), and how many bytes they take."""
+    after it are dropped; so is a line that is not a JSON object), and how many bytes they
+    take."""
     lines: list[dict[str, Any]] = []
     good = 0
     for line in raw.splitlines(keepends=True):
         try:
             if not line.endswith(b"\n"):
                 raise ValueError("torn line")
-            lines.append(json.loads(line))
+            value = json.loads(line)
+            if not isinstance(value, dict):
+                raise ValueError("not a JSON object")
+            lines.append(value)
         except ValueError:
             break
         good += len(line)
