@@ -56,8 +56,14 @@ def test_foreign_files(tmp_path) -> None:
     np.savez(other, x=np.zeros(3))
     wrong = tmp_path / "wrong.npz"
     np.savez(wrong, meta=np.frombuffer(json.dumps({"format": "something"}).encode(), np.uint8))
-    for path in (text, other, wrong, tmp_path / "missing.npz"):
-        with pytest.raises(ModelFileError, match=path.name):
+    empty = tmp_path / "empty.npz"
+    empty.write_bytes(b"")
+    for path in (text, other, wrong, empty, tmp_path / "missing.npz"):
+        with pytest.raises(ModelFileError, match=path.name) as caught:
+            load_model(path, NTupleNetwork)
+        assert "pickle" not in str(caught.value)  # numpy's hint to unpickle is not passed on
+    for path in (text, empty):
+        with pytest.raises(ModelFileError, match=r"not an \.npz file"):
             load_model(path, NTupleNetwork)
 
 

@@ -105,9 +105,13 @@ def test_a_mistake_in_the_file_is_one_line_before_anything_runs(
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
 
 
-def test_a_missing_file_is_one_line() -> None:
+def test_a_missing_file_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match=r"no-such\.toml"):
         read_plan("no-such.toml")
+    binary = tmp_path / "b.toml"
+    binary.write_bytes(b"\x00\xff\xfe")
+    with pytest.raises(UsageError, match=r"b\.toml: not TOML \(not UTF-8 text\)"):
+        read_plan(binary)
 
 
 @pytest.mark.parametrize("path", sorted(Path(__file__).parents[2].glob("examples/sweep-*.toml")))

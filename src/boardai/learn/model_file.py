@@ -335,6 +335,10 @@ def _open(path: str | os.PathLike[str]) -> Iterator[Any]:
     if not p.is_file():
         raise ModelFileError(path, "no such model file")
     with p.open("rb") as f:
+        magic = f.read(6)
+        f.seek(0)
+        if not magic.startswith((b"PK\x03\x04", b"\x93NUMPY")):  # numpy would try pickle
+            raise ModelFileError(path, "not a boardai n-tuple model (not an .npz file)")
         try:
             z = np.load(f, allow_pickle=False)
         except (ValueError, OSError, EOFError, zipfile.BadZipFile) as e:

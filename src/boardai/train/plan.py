@@ -99,6 +99,8 @@ def read_plan(path: str | os.PathLike[str]) -> Plan:
         raise UsageError(f"{where}: {e.strerror or e}") from None
     except tomllib.TOMLDecodeError as e:
         raise UsageError(f"{where}: not TOML ({e})") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{where}: not TOML (not UTF-8 text)") from None
     return plan_from_dict(data, where)
 
 
