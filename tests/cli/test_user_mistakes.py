@@ -179,3 +179,50 @@ def test_a_missing_module_that_is_not_optional_is_a_bug_shown_whole(
     monkeypatch.setattr(random_games, "run", broken)  # registered by main's build_app
     with pytest.raises(ModuleNotFoundError):
         main(["2048", "random", "--games", "1"])
+
+
+def test_a_2048_training_run_that_diverges_stops_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # alpha 5: the weights overflow within a few episodes; the player would then choose no
+    # move (every value NaN) and every game would end at once, learning nothing, silently
+    out = tmp_path / "m.npz"
+    argv = ["2048", "train", "ntuple", "--patterns", "0123,4567", "--episodes", "300"]
+    assert main([*argv, "--alpha", "5", "--out", str(out), "--quiet"]) == 2
+    line = _one_error_line(capsys.readouterr().err)
+    assert "diverged" in line and "lower alpha (was 5)" in line and "nothing saved" in line
+    assert not out.exists()
+    # a sound rate trains on; resumed with too large a rate, its file stays as it was
+    assert main([*argv[:-1], "40", "--alpha", "0.1", "--out", str(out), "--quiet"]) == 0
+    before = out.read_bytes()
+    resumed = ["--resume", str(out), "--alpha", "5", "--out", str(out), "--quiet"]
+    assert main([*argv, *resumed]) == 2
+    assert "nothing saved" in _one_error_line(capsys.readouterr().err)
+    assert out.read_bytes() == before
+
+
+def test_a_run_that_diverges_after_a_checkpoint_says_what_the_file_keeps(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from boardai.g2048.train.trainer import Trainer
+
+    calls = []
+    train = Trainer.train
+
+    def diverging(self: Trainer, n: int, threads: int = 1):  # type: ignore[no-untyped-def]
+        calls.append(n)
+        if len(calls) == 3:
+            raise FloatingPointError("n-tuple weights diverged: lower alpha")
+        return train(self, n, threads)
+
+    monkeypatch.setattr(Trainer, "train", diverging)
+    out = tmp_path / "m.npz"
+    argv = ["2048", "train", "ntuple", "--patterns", "0123", "--episodes", "100000"]
+    assert main([*argv, "--out", str(out), "--checkpoint-every", "1", "--quiet"]) == 2
+    line = _one_error_line(capsys.readouterr().err)
+    done = calls[0] + calls[1]
+    assert f"diverged by episode {done + calls[2]:,}" in line
+    assert f"{out} keeps episode {done:,}" in line
+    from boardai.learn.model_file import read_meta
+
+    assert read_meta(out)["episodes"] == done

@@ -59,7 +59,7 @@ from typing import Any
 import numpy as np
 
 from boardai._jit import njit
-from boardai.g2048.kernels import max_exponent, spawn_wide, start_board
+from boardai.g2048.kernels import legal_mask, max_exponent, spawn_wide, start_board
 from boardai.g2048.ntuple import borrow_data, tile_presence
 from boardai.g2048.ntuple_play import greedy_move_into
 from boardai.intrinsics import borrow, prefetch
@@ -266,8 +266,10 @@ def train_episodes(
             lo = spawn_wide(alo, ahi, bits, p4)
             hi = ahi
             n += 1
-        if prev_q != prev_q:  # pragma: no cover - a NaN value means diverged weights
-            raise FloatingPointError("n-tuple weights diverged (NaN): lower alpha")
+        if prev_q != prev_q or legal_mask(lo, hi) != 0:
+            # a NaN value, or no move chosen where one is legal (every value NaN or -inf):
+            # the weights are no longer finite numbers (alpha too large)
+            raise FloatingPointError("n-tuple weights diverged: lower alpha")
         if n > 0:
             if method == ONLINE:
                 _learn(looked[n - 1], 0.0, data, tc, use_tc, step_scale)

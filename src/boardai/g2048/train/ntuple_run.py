@@ -175,7 +175,8 @@ def train(
         training, in all) and ``last`` (the last report row, or None).
 
     Raises:
-        UsageError: a bad resume (file, growth or split).
+        UsageError: a bad resume (file, growth or split), or the weights diverged (alpha too
+            large; ``out`` is left as the last checkpoint wrote it).
     """
     opened = _open(config, resume)
     trainer = opened.trainer
@@ -187,13 +188,21 @@ def train(
 
     emit("start", detail=opened)
     last_save, last_save_time = trainer.episodes, time.monotonic()
+    saved_any = False  # a checkpoint of this run is in out
     last: dict[str, Any] | None = None
     pieces: list[Chunk] = []
     every = config.report_every
     step = 10 * config.threads  # episodes per compiled call, sized to about a second below
     while trainer.episodes < config.episodes and not stopping(should_stop):
         n = min(step, every - trainer.episodes % every, config.episodes - trainer.episodes)
-        piece = trainer.train(n, config.threads)
+        try:
+            piece = trainer.train(n, config.threads)
+        except FloatingPointError:
+            kept = f"{os.fspath(out)} keeps episode {last_save:,}" if saved_any else "nothing saved"
+            raise UsageError(
+                f"training diverged by episode {trainer.episodes + n:,}: the weights are no "
+                f"longer finite numbers; lower alpha (was {config.alpha:g}); {kept}"
+            ) from None
         pieces.append(piece)
         per_episode = piece.seconds / n
         step = max(config.threads, min(100_000, int(1.0 / max(per_episode, 1e-6))))
@@ -213,6 +222,7 @@ def train(
             trainer.save(out)
             last_save, last_save_time = trainer.episodes, time.monotonic()
             saved = os.fspath(out)
+            saved_any = True
         emit("step", row, saved, chunk)
     interrupted = stopping(should_stop)
     trainer.save(out)
