@@ -315,9 +315,21 @@ def resumed_out(args: argparse.Namespace) -> str | None:
     return args.out if args.resume and Path(args.out).exists() else None
 
 
+def json_option(p: argparse.ArgumentParser, what: str) -> argparse.Action:
+    """``--json [OUT]``: write ``what`` as JSON to OUT, or with no OUT (or ``-``) to stdout
+    (see :func:`write_json`)."""
+    return output_option(
+        p, "--json", metavar="OUT", nargs="?", const="-", help=f"{what} (- or no OUT: stdout)"
+    )
+
+
 def write_json(path: str | Path, data: Any) -> None:
-    """Write ``data`` as indented JSON, atomically."""
+    """Write ``data`` as indented JSON, atomically (``-``: to stdout)."""
     from boardai.atomic import atomic_write
+
+    if path == "-":
+        print(json.dumps(data, indent=1))
+        return
 
     with atomic_write(path, "w", encoding="utf-8") as f:
         json.dump(data, f, indent=2)

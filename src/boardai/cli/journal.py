@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from boardai.cli._common import output_option
+from boardai.cli._common import json_option
 
 if TYPE_CHECKING:
     from boardai.arena.journal import RunProgress
@@ -33,14 +33,7 @@ boardai 2048 compare --from run.jsonl --tile 32768  # a 2048 run's results so fa
 """,
     )
     p.add_argument("file", metavar="FILE", help="the journal (a --resume file)")
-    output_option(
-        p,
-        "--json",
-        metavar="OUT",
-        nargs="?",
-        const="-",
-        help="write it as JSON instead (- or no OUT: stdout)",
-    )
+    json_option(p, "write it as JSON instead")
     p.set_defaults(func=show)
 
     p = app.command(
@@ -121,13 +114,7 @@ def show(args: argparse.Namespace) -> int:
 
     header, runs = journal_progress(args.file)
     if args.json:
-        data = _as_json(args.file, header, runs)
-        if args.json == "-":
-            import json
-
-            print(json.dumps(data, indent=1))
-        else:
-            write_json(args.json, data)
+        write_json(args.json, _as_json(args.file, header, runs))
         return 0
     command = str(header.get("command"))
     game = "" if command.startswith("othello") else "2048 "

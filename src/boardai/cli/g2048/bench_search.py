@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from boardai.cli._common import output_option, positive_int, probability
+from boardai.cli._common import json_option, positive_int, probability
 
 if TYPE_CHECKING:
     from boardai.cli import App
@@ -51,14 +51,7 @@ def register(app: App) -> None:
         default=120,
         help="at most this many positions (default 120)",
     )
-    output_option(
-        p,
-        "--json",
-        metavar="FILE",
-        nargs="?",
-        const="-",
-        help="write the figures as JSON (- or no FILE: stdout)",
-    )
+    json_option(p, "write the figures as JSON")
     p.set_defaults(func=run)
 
 
@@ -82,7 +75,6 @@ def bench_positions(limit: int) -> list[Board]:
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
     import platform
     import statistics
     import time
@@ -152,8 +144,8 @@ def run(args: argparse.Namespace) -> int:
         "positions": [f"{int(b):#018x}" for b in boards],
         "depths": rows,
     }
-    if args.json == "-":
-        print(json.dumps(result, indent=1))
+    if args.json == "-":  # the figures alone
+        write_json("-", result)
         return 0
     title = f"expectimax search, {len(boards)} positions, prob_cut {args.prob_cut:g}"
     t = Table(title=title, title_justify="left")
