@@ -27,6 +27,7 @@ prep)
   python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
     --implementation cp --platform manylinux_2_17_x86_64 -d .whl \
     gymnasium farama-notifications platformdirs pooch
+  boardai journal show "$j" | head -4  # pick a --part of games neither finished nor under way here
   ;;
 run)
   seconds=$1
