@@ -26,6 +26,15 @@ def test_downgrade_matches_the_reference(board: Board, m: int) -> None:
     assert _down(board, m).exponents() == naive.downgrade(board.exponents(), m)
 
 
+@settings(max_examples=2000, deadline=None)
+@given(st.integers(0, 2**64 - 1), min_exponents)
+def test_downgrade_of_any_word_matches_the_reference(word: int, m: int) -> None:
+    # every nibble pattern, dense boards of many distinct tiles too (several gaps filled)
+    exponents = [(word >> (4 * i)) & 15 for i in range(16)]
+    down = int(downgrade(np.uint64(word), m))
+    assert [(down >> (4 * i)) & 15 for i in range(16)] == naive.downgrade(exponents, m)
+
+
 @settings(max_examples=300, deadline=None)
 @given(small_boards(), min_exponents)
 def test_downgrade_keeps_order_and_merges(board: Board, m: int) -> None:

@@ -34,7 +34,8 @@ import numpy as np
 from boardai._jit import njit
 from boardai.g2048.ntuple import tile_presence
 
-_NIB = np.uint64(0xF)
+_LOW_NIBS = np.uint64(0x0F0F_0F0F_0F0F_0F0F)  # the low nibble of every byte
+_BYTE_ONES = np.uint64(0x0101_0101_0101_0101)
 
 
 def downgrade_exponent(tile: int) -> int:
@@ -48,30 +49,56 @@ def downgrade_exponent(tile: int) -> int:
     return tile.bit_length() - 1 if tile else 0
 
 
+@njit(inline="always")
+def _top_bit(x: np.int64) -> np.int64:
+    """The index of the highest bit set of ``0 < x < 2**16``."""
+    n = np.int64(0)
+    if x >= 256:
+        x >>= 8
+        n += 8
+    if x >= 16:
+        x >>= 4
+        n += 4
+    if x >= 4:
+        x >>= 2
+        n += 2
+    if x >= 2:
+        n += 1
+    return n
+
+
+@njit(inline="always")
+def _lower_above(board: np.uint64, gap: np.int64) -> np.uint64:
+    """``board`` with every tile of exponent above ``gap`` (1..14) one lower, all 16 cells at
+    once: each nibble sits in a byte of its own (even cells, then odd ones), where adding
+    ``15 - gap`` carries into bit 4 exactly when the nibble is above ``gap``."""
+    k = np.uint64(15 - gap) * _BYTE_ONES
+    even = board & _LOW_NIBS
+    odd = (board >> np.uint64(4)) & _LOW_NIBS
+    even -= ((even + k) >> np.uint64(4)) & _BYTE_ONES
+    odd -= ((odd + k) >> np.uint64(4)) & _BYTE_ONES
+    return even | (odd << np.uint64(4))
+
+
 @njit
 def downgrade(board: np.uint64, min_exponent: int) -> np.uint64:
-    """The downgraded feature board (see the module docstring); ``board`` when none applies."""
+    """The downgraded feature board (see the module docstring); ``board`` when none applies.
+
+    Works on the board's tile-presence mask: the largest tile is its top bit, the largest
+    missing tile below it the top bit of the mask's complement, and halving the tiles above
+    that gap shifts their bits down by one (:func:`_lower_above` does the board in a few word
+    operations; ``tests/g2048/test_downgrade.py`` holds the cell-by-cell reference)."""
     board = np.uint64(board)
-    while True:
-        present = tile_presence(board)
-        top = 0
-        for e in range(16):
-            if (present >> np.int64(e)) & 1:
-                top = e
+    present = tile_presence(board)
+    while present != 0:
+        top = _top_bit(present)
         if top < min_exponent:
             return board
-        gap = 0
-        for e in range(top - 1, 0, -1):
-            if not (present >> np.int64(e)) & 1:
-                gap = e
-                break
-        if gap == 0:
+        missing = ~present & ((np.int64(1) << top) - 2)  # exponents 1 .. top - 1 absent
+        if missing == 0:
             return board
-        out = np.uint64(0)
-        for i in range(16):
-            shift = np.uint64(4 * i)
-            t = (board >> shift) & _NIB
-            if t > np.uint64(gap):
-                t -= np.uint64(1)
-            out |= t << shift
-        board = out
+        gap = _top_bit(missing)
+        board = _lower_above(board, gap)
+        below = (np.int64(1) << gap) - 1
+        present = (present & below) | ((present >> 1) & ~below)
+    return board
