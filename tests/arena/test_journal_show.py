@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -20,10 +21,11 @@ from boardai.g2048 import Game
 from boardai.g2048.agents import make_agent
 
 
-def _shown(path: Path, capsys: pytest.CaptureFixture[str]) -> dict:  # type: ignore[type-arg]
+def _shown(path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
     capsys.readouterr()
     assert main(["journal", "show", str(path), "--json"]) == 0
-    return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]
+    shown: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return shown
 
 
 def _play(game: Game, spec: str, moves: int) -> Game:

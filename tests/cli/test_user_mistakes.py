@@ -204,12 +204,12 @@ def test_a_2048_training_run_that_diverges_stops_in_one_line(
 def test_a_run_that_diverges_after_a_checkpoint_says_what_the_file_keeps(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from boardai.g2048.train.trainer import Trainer
+    from boardai.g2048.train.trainer import Chunk, Trainer
 
-    calls = []
+    calls: list[int] = []
     train = Trainer.train
 
-    def diverging(self: Trainer, n: int, threads: int = 1):  # type: ignore[no-untyped-def]
+    def diverging(self: Trainer, n: int, threads: int = 1) -> Chunk:
         calls.append(n)
         if len(calls) == 3:
             raise FloatingPointError("n-tuple weights diverged: lower alpha")
