@@ -60,6 +60,11 @@ def test_a_2048_run_in_part_and_its_games_part_way(
         game = played[c.index]
         assert (c.moves, c.score, c.max_tile) == (game.moves, game.score, game.board.max_tile())
     assert run.to_play == 9 - 3 - 2
+    lines = [json.loads(line) for line in journal.read_text().splitlines()[1:]]
+    cpu = [line["result"]["game"]["cpu_seconds"] for line in lines]
+    assert sorted(run.cpu_seconds) == sorted(cpu) and len(cpu) == 3
+    mean = sum(cpu) / 3  # 4 games to play, 2 part-way that have had 1 CPU second each
+    assert run.cpu_left() == pytest.approx(4 * mean + 2 * max(0.0, mean - 1.0))
 
     capsys.readouterr()
     assert main(["journal", "show", str(journal)]) == 0
@@ -67,11 +72,16 @@ def test_a_2048_run_in_part_and_its_games_part_way(
     assert "finished   3 of 9: 2-4" in out and "to play    4" in out
     assert f"7: 40 moves, {played[7].score:,} points" in out
     assert f"boardai 2048 compare --from {journal}" in out
+    assert "play left  about " in out and " core-hours " in out
 
     # resumed, the run plays what is missing and then shows every game finished
     assert main([*argv, "--workers", "1", "--resume", str(journal)]) == 0
     (run,) = _shown(journal, capsys)["runs"]
     assert run["finished"] == list(range(9)) and run["part_way"] == [] and run["to_play"] == 0
+    assert run["cpu_seconds_left"] == 0.0
+    capsys.readouterr()
+    assert main(["journal", "show", str(journal)]) == 0
+    assert "play left" not in capsys.readouterr().out
 
 
 def test_many_games_part_way_are_listed_up_to_a_limit(
@@ -99,7 +109,7 @@ def test_othello_match_and_tournament_journals(
     assert main([*argv, "--workers", "1", "--resume", str(match), "--part", "0:4"]) == 0
     (run,) = _shown(match, capsys)["runs"]
     assert run["run"] == "wpc vs random" and run["finished"] == [0, 1, 2, 3]
-    assert run["to_play"] == 2
+    assert run["to_play"] == 2 and run["cpu_seconds_left"] is None  # Othello games: no times
 
     tour = tmp_path / "t.jsonl"
     argv = ["othello", "tournament", "--agents", "random", "wpc", "greedy", "--games", "4"]

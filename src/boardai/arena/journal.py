@@ -399,23 +399,26 @@ def _partial_names(folder: str) -> list[str]:
 class PartWay:
     """A game part-way whose position a journal keeps (saved every so often while it plays, and
     when it is cut short; resuming goes on from it): how far it got (a 2048 game's moves, score
-    and largest tile)."""
+    and largest tile, and the CPU seconds it has taken)."""
 
     index: int
     moves: int
     score: int
     max_tile: int
+    cpu_seconds: float = 0.0
 
 
 @dataclass(frozen=True)
 class RunProgress:
     """How far one run of a journal got: its games finished (indices, ascending), its games kept
-    part-way, and how many are still to play."""
+    part-way, and how many are still to play; ``cpu_seconds``: the CPU time of each finished
+    game that reports one (a 2048 game does)."""
 
     run: str
     games: int
     finished: list[int]
     part_way: list[PartWay]
+    cpu_seconds: list[float] = field(default_factory=list)
 
     @property
     def to_play(self) -> int:
@@ -424,13 +427,30 @@ class RunProgress:
         started |= {c.index for c in self.part_way if c.index < self.games}
         return self.games - len(started)
 
+    def cpu_left(self) -> float | None:
+        """A rough estimate of the CPU seconds the run still needs: the finished games' mean
+        for each game to play, less what each part-way game has had (None: no timed game
+        finished). The long games finish last, so while a run is under way this reads low."""
+        if not self.cpu_seconds:
+            return None
+        mean = sum(self.cpu_seconds) / len(self.cpu_seconds)
+        ahead = [c for c in self.part_way if c.index < self.games]
+        return mean * self.to_play + sum(max(0.0, mean - c.cpu_seconds) for c in ahead)
+
 
 def _part_way(path: str, index: int) -> PartWay | None:
     """The game part-way in the partial file ``path`` (None if it cannot be read)."""
     try:
         with open(path, encoding="utf-8") as f:
-            record = json.load(f)["record"]
-        return PartWay(index, int(record["n_moves"]), int(record["score"]), int(record["max_tile"]))
+            saved = json.load(f)
+        record = saved["record"]
+        return PartWay(
+            index,
+            int(record["n_moves"]),
+            int(record["score"]),
+            int(record["max_tile"]),
+            float(saved.get("cpu_seconds") or 0.0),
+        )
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -445,14 +465,16 @@ def journal_progress(path: str | os.PathLike[str]) -> tuple[dict[str, Any], list
     path = os.fspath(path)
     header, lines, _, _ = _read_journal_file(path)
     keys = run_keys(header)
-    done: dict[str, set[int]] = {k: set() for k in keys}
+    done: dict[str, dict[int, float | None]] = {k: {} for k in keys}  # index -> CPU seconds
     for line in lines:
         key = str(line.get("run"))
         if key not in done:
             keys.append(key)
-            done[key] = set()
+            done[key] = {}
         with contextlib.suppress(KeyError, TypeError, ValueError):
-            done[key].add(int(line["index"]))
+            index = int(line["index"])
+            if index not in done[key]:  # the first line of a game counts
+                done[key][index] = _cpu_seconds(line)
     kept: dict[tuple[str, int], str] = {}
     folder = path + PARTIAL_SUFFIX
     for name in _partial_names(folder):
@@ -468,5 +490,15 @@ def journal_progress(path: str | os.PathLike[str]) -> tuple[dict[str, Any], list
             for (d, i), file in sorted(kept.items())
             if d == digest and i not in done[key] and (c := _part_way(file, i)) is not None
         ]
-        runs.append(RunProgress(key, games, sorted(done[key]), part_way))
+        cpu = [c for c in done[key].values() if c is not None]
+        runs.append(RunProgress(key, games, sorted(done[key]), part_way, cpu))
     return header, runs
+
+
+def _cpu_seconds(line: dict[str, Any]) -> float | None:
+    """The CPU seconds a journal line's game took (a 2048 game's; None when it has none)."""
+    try:
+        value = float(line["result"]["game"]["cpu_seconds"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    return value if value == value else None  # NaN: not timed

@@ -100,6 +100,7 @@ def _as_json(path: str, header: dict[str, Any], runs: list[RunProgress]) -> dict
                 "finished": r.finished,
                 "part_way": [asdict(c) for c in r.part_way],
                 "to_play": r.to_play,
+                "cpu_seconds_left": r.cpu_left(),
             }
             for r in runs
         ],
@@ -150,6 +151,14 @@ def show(args: argparse.Namespace) -> int:
                 more = len(r.part_way) - SHOWN_PART_WAY
                 out.print(f"             and {more:,} more (--json lists all)", highlight=False)
         out.print(f"  to play    {r.to_play:,}", highlight=False)
+        left = r.cpu_left()
+        if left is not None and (r.to_play or r.part_way):
+            mean = sum(r.cpu_seconds) / len(r.cpu_seconds)
+            out.print(
+                f"  play left  about {left / 3600:,.1f} core-hours (the finished games took "
+                f"{mean / 60:,.1f} CPU-minutes each; the long games finish last, so likely more)",
+                highlight=False,
+            )
     if game and any(r.finished for r in runs):
         out.print(
             escape(f"The results so far: boardai 2048 compare --from {args.file}"),
