@@ -427,13 +427,17 @@ class RunProgress:
         started |= {c.index for c in self.part_way if c.index < self.games}
         return self.games - len(started)
 
+    def mean_cpu(self) -> float | None:
+        """The finished games' mean CPU seconds (None: no timed game finished)."""
+        return sum(self.cpu_seconds) / len(self.cpu_seconds) if self.cpu_seconds else None
+
     def cpu_left(self) -> float | None:
         """A rough estimate of the CPU seconds the run still needs: the finished games' mean
         for each game to play, less what each part-way game has had (None: no timed game
         finished). The long games finish last, so while a run is under way this reads low."""
-        if not self.cpu_seconds:
+        mean = self.mean_cpu()
+        if mean is None:
             return None
-        mean = sum(self.cpu_seconds) / len(self.cpu_seconds)
         ahead = [c for c in self.part_way if c.index < self.games]
         return mean * self.to_play + sum(max(0.0, mean - c.cpu_seconds) for c in ahead)
 

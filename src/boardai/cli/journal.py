@@ -151,9 +151,8 @@ def show(args: argparse.Namespace) -> int:
                 more = len(r.part_way) - SHOWN_PART_WAY
                 out.print(f"             and {more:,} more (--json lists all)", highlight=False)
         out.print(f"  to play    {r.to_play:,}", highlight=False)
-        left = r.cpu_left()
-        if left is not None and (r.to_play or r.part_way):
-            mean = sum(r.cpu_seconds) / len(r.cpu_seconds)
+        left, mean = r.cpu_left(), r.mean_cpu()
+        if left is not None and mean is not None and (r.to_play or r.part_way):
             out.print(
                 f"  play left  about {left / 3600:,.1f} core-hours (the finished games took "
                 f"{mean / 60:,.1f} CPU-minutes each; the long games finish last, so likely more)",
