@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import time
 import urllib.error
 import urllib.request
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
-from boardai.ui.web.protocol import MAX_DEPTH, MAX_DIGITS
+from boardai.ui.web.protocol import MAX_DEPTH, MAX_DIGITS, MAX_REPLAY_MOVES
 from tests.ui.conftest import live_server
 
 
@@ -208,6 +209,20 @@ def test_malformed_messages_get_one_line_and_the_socket_stays(server, text, word
         assert ask(ws, {"type": "agents", "id": 7})["id"] == 7
 
 
+def test_a_padded_record_is_refused_before_it_is_replayed(server):
+    """Moves that spawn nothing slide one tile back and forth for ever: a 2 MB message would
+    replay into 200,000 positions (seconds of work, hundreds of MB) on each send."""
+    grid = [[2, 0, 0, 0]] + [[0] * 4] * 3
+    moves = [[1, -1, 0], [3, -1, 0]] * (MAX_REPLAY_MOVES // 2 + 1)
+    record = {"game": "2048", "seed": 1, "start": [], "start_grid": grid, "moves": moves}
+    with connect(ws_url(server), max_size=None) as ws:
+        reply = ask(ws, {"type": "replay", "record": record})
+        assert reply["type"] == "error" and "bad record" in reply["message"], reply
+        assert f"at most {MAX_REPLAY_MOVES}" in reply["message"]
+        short = ask(ws, {"type": "replay", "record": {**record, "moves": moves[:10]}})
+        assert short["type"] == "state" and short["length"] == 11
+
+
 # -- searches: bounded, one per game, cancelled with their client --------------------------
 
 
@@ -259,6 +274,33 @@ def test_cancel_drops_a_queued_search(server):
         assert json.loads(first.recv(timeout=30))["type"] == "state"
         with pytest.raises(TimeoutError):  # the cancelled search would answer within 2 s
             second.recv(timeout=2.5)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_record_file_that_blocks_holds_up_no_socket(tmp_path):
+    """``--record`` on a pipe nobody reads yet (or a slow disk, or a big file rewritten): the
+    game of a closed socket waits to be written, and nothing else waits with it."""
+    fifo = tmp_path / "games.fifo"
+    os.mkfifo(fifo)
+    with live_server("--record", str(fifo)) as live:
+        port = live.url.rsplit(":", 1)[1].strip("/")
+        try:
+            with connect(ws_url(port)) as ws:
+                ask(ws, {"type": "new", "game": "2048", "seed": 424242})
+                assert ask(ws, {"type": "step", "player": "random"})["moves"] == 1
+            time.sleep(0.3)  # the socket's close is handled: its game is being saved
+            answers_quickly(port)
+            with connect(ws_url(port)) as ws:  # a game, not only the agents
+                assert ask(ws, {"type": "new", "game": "2048", "seed": 1}, timeout=3)["moves"] == 0
+        finally:
+            reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # lets the save go on
+        text, deadline = b"", time.monotonic() + 10
+        while b"\n" not in text and time.monotonic() < deadline:
+            with contextlib.suppress(BlockingIOError):
+                text += os.read(reader, 65536)
+            time.sleep(0.02)
+        os.close(reader)
+    assert json.loads(text.decode().splitlines()[0])["seed"] == 424242  # still kept
 
 
 # -- anything at all -----------------------------------------------------------------------

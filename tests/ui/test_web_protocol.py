@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
+import os
 import threading
 import time
 import urllib.request
+from typing import Any
 
 import pytest
 from websockets.sync.client import connect
 
+from boardai.errors import UsageError
 from boardai.g2048 import Game
-from boardai.ui.web.protocol import MAX_MESSAGE, Connection
+from boardai.othello.board import action_text
+from boardai.records import RecordSink
+from boardai.ui.web.protocol import MAX_MESSAGE, BackgroundSink, Connection
 
 STUCK = [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 8]]
 
@@ -292,3 +299,100 @@ def test_a_huge_message_closes_only_its_socket(server):
         assert e.value.rcvd is not None and e.value.rcvd.code == 1009  # "message too big"
     with connect(server.ws) as ws:
         assert Socket(ws).ask({"type": "agents"})["type"] == "agents"
+
+
+def test_a_stopped_reply_leaves_the_computers_turn_to_no_one():
+    """A cancel that lands as the person's move starts stops the reply before it: the page
+    may then only undo or start anew, not play the computer's colour."""
+
+    async def main() -> None:
+        c = Connection()
+        new = {"type": "new", "game": "othello", "human": "black", "player": "random"}
+        assert (await c.handle(json.dumps(new)))["to_move"] == "black"
+        c.session.stop.set()  # as cancel() does while the move's thread starts
+        with pytest.raises(UsageError, match="stopped"):
+            c.session.move("d3")
+        assert c.session.game.move_texts() == ["d3"]
+        white = action_text(c.session.state()["legal"][0])
+        reply = await c.handle(json.dumps({"type": "move", "move": white}))
+        assert reply["type"] == "error" and "white's turn, not yours" in reply["message"]
+        assert c.session.game.move_texts() == ["d3"]
+        state = await c.handle(json.dumps({"type": "undo"}))
+        assert state["moves"] == [] and state["to_move"] == "black"
+        assert (await c.handle(json.dumps({"type": "move", "move": "d3"})))["type"] == "state"
+
+    asyncio.run(main())
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_full_disk_loses_the_record_not_the_game(caplog):
+    """The next game starts, and the server says once, in one line, what was not saved."""
+
+    async def main() -> list[dict]:
+        c = Connection(BackgroundSink(RecordSink("/dev/full")))
+        replies = [await c.handle(json.dumps({"type": "new", "game": "2048", "seed": 1}))]
+        replies.append(await c.handle(json.dumps({"type": "step", "player": "random"})))
+        replies.append(await c.handle(json.dumps({"type": "new", "game": "2048", "seed": 2})))
+        return replies
+
+    with caplog.at_level(logging.WARNING, logger="boardai.ui.web.protocol"):
+        replies = asyncio.run(main())
+        for _ in range(100):
+            if caplog.records:
+                break
+            time.sleep(0.05)
+    assert [r["type"] for r in replies] == ["state"] * 3 and replies[2]["seed"] == 2
+    (note,) = caplog.records
+    assert "could not save" in note.getMessage() and "No space" in note.getMessage()
+    assert note.exc_info is None
+
+
+def _status(app: Any, host: str, kind: str = "http") -> int:
+    """The status an ASGI ``app`` answers a GET of /api/agents (or a WebSocket handshake on
+    /ws: 101 accepted, 403 closed) with the ``Host`` header ``host``: no server needed."""
+    sent: list[dict[str, Any]] = []
+    received = [{"type": "http.request", "body": b""}, {"type": "websocket.connect"}]
+
+    async def receive() -> dict[str, Any]:
+        return received.pop(0 if kind == "http" else 1) if received else {"type": "x.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+        if message["type"] == "websocket.accept":
+            raise ConnectionAbortedError  # enough: the handshake was taken
+
+    scope = {
+        "type": kind,
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "scheme": "ws" if kind == "websocket" else "http",
+        "method": "GET",
+        "path": "/ws" if kind == "websocket" else "/api/agents",
+        "raw_path": b"",
+        "root_path": "",
+        "query_string": b"",
+        "headers": [(b"host", host.encode())],
+        "client": ("10.0.0.1", 5000),
+        "server": ("0.0.0.0", 8000),
+    }
+    with contextlib.suppress(ConnectionAbortedError):
+        asyncio.run(app(scope, receive, send))
+    if kind == "websocket":
+        return 101 if sent and sent[0]["type"] == "websocket.accept" else 403
+    return int(sent[0]["status"])
+
+
+def test_a_server_on_every_interface_answers_to_addresses_and_named_hosts_only() -> None:
+    """Bound to 0.0.0.0 the server is reached by its addresses, this machine's name or an
+    ``--allow-host`` name; any other name is refused, as a DNS rebinding page's Host is."""
+    from boardai.ui.web.app import ANY_ADDRESS, create_app
+
+    app = create_app(allow_hosts=[ANY_ADDRESS, "boards.lan"])
+    for host in ("10.1.2.3:8000", "[fe80::1]:8000", "boards.lan:8000", "localhost"):
+        assert _status(app, host) == 200, host
+    for host in ("evil.example.com:8000", "10.1.2.3.evil.example.com", "[fe80::1.evil]", ""):
+        assert _status(app, host) == 400, host
+    assert _status(app, "192.168.0.9:8000", "websocket") == 101
+    assert _status(app, "evil.example.com", "websocket") == 403
+    # bound to one address, the names are the ones given: an address alone is not enough
+    assert _status(create_app(allow_hosts=["10.1.2.3"]), "10.9.9.9:8000") == 400

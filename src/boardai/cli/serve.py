@@ -45,6 +45,7 @@ boardai serve --port 8080 --record games.jsonl
 boardai serve --add-player othello strong=alphabeta:eval=ntuple,model=nt.npz,depth=8
 boardai serve --allow-origin http://localhost:3000   # a page served from elsewhere
 boardai serve --host 0.0.0.0       # reachable from other machines: only on a trusted network
+boardai serve --host 0.0.0.0 --allow-host boards.lan   # ... also by that name
 """,
     )
     p.add_argument(
@@ -73,6 +74,15 @@ boardai serve --host 0.0.0.0       # reachable from other machines: only on a tr
         help="also accept pages from this origin (scheme://host:port); repeatable",
     )
     p.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="with --host 0.0.0.0 (or ::): also answer to this host name (its IP addresses and "
+        "this machine's name are always taken; other names are refused, as a DNS rebinding "
+        "page's would be); repeatable",
+    )
+    p.add_argument(
         "--max-searches",
         type=positive_int,
         default=None,
@@ -89,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from boardai.errors import UsageError
-    from boardai.ui.web.app import create_app
+    from boardai.ui.web.app import ANY_ADDRESS, create_app
     from boardai.ui.web.players import GAMES, Offers, parse_added, warm_up
     from boardai.ui.web.protocol import MAX_MESSAGE, MAX_SEARCHES
 
@@ -124,11 +134,12 @@ def run(args: argparse.Namespace) -> int:
     print(f"boardai web app at http://{host}:{port}/  (Ctrl-C stops it)", flush=True)
     warm_up_noting(warm_up)  # connections wait in the backlog meanwhile
     wildcard = args.host in ("0.0.0.0", "::", "")
+    names = [socket.gethostname(), socket.getfqdn(), *args.allow_host]
     app = create_app(
         record_path=args.record,
         offers=offers,
         allow_origins=args.allow_origin,
-        allow_hosts=["*"] if wildcard else [args.host, host],
+        allow_hosts=[ANY_ADDRESS, *names] if wildcard else [args.host, host, *args.allow_host],
         max_searches=args.max_searches or MAX_SEARCHES,
     )
     config = uvicorn.Config(

@@ -366,8 +366,15 @@ class SessionOthello:
 
     def move(self, move: str) -> None:
         """Play the person's ``move`` (``d3`` or ``pass``), then the opponent's reply."""
+        from boardai.othello.board import COLOR_NAMES
+
         if self.game.is_over():
             raise UsageError("the game is over")
+        if self.game.board.to_move != self.human:  # the reply was stopped (:attr:`stop`)
+            theirs = COLOR_NAMES[1 - self.human]
+            raise UsageError(
+                f"it is {theirs}'s turn, not yours: its reply was stopped (undo, or a new game)"
+            )
         try:
             self.game.play(move)
         except ValueError as e:

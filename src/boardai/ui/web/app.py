@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -27,12 +28,14 @@ from urllib.parse import urlsplit
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import Headers
 from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.types import Receive, Scope, Send
 
 from boardai.records import RecordSink
 from boardai.ui import theme
 from boardai.ui.web.players import Offers
-from boardai.ui.web.protocol import MAX_MESSAGE, MAX_SEARCHES, Connection
+from boardai.ui.web.protocol import MAX_MESSAGE, MAX_SEARCHES, BackgroundSink, Connection
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger(__name__)
@@ -43,6 +46,44 @@ LOCAL_NAMES = ("127.0.0.1", "localhost", "[::1]", "::1")
 MAX_CONNECTIONS = 32
 #: Close code for a refused WebSocket (RFC 6455: policy violation) and for a full server.
 POLICY_VIOLATION, TRY_AGAIN_LATER = 1008, 1013
+
+
+#: In ``allow_hosts``: any IP address as the Host (a server bound to every interface, reached
+#: by one of its addresses). A rebinding page's Host is a name it controls, never an address.
+ANY_ADDRESS = "<any address>"
+
+
+def host_address(host: str) -> bool:
+    """Whether a ``Host`` header names an IP address (``10.0.0.5:8000``, ``[fe80::1]:80``).
+
+    >>> host_address("192.168.1.20:8000"), host_address("[::1]:8000"), host_address("evil.com")
+    (True, True, False)
+    """
+    name = host[1:].partition("]")[0] if host.startswith("[") else host.partition(":")[0]
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+class HostCheck(TrustedHostMiddleware):
+    """:class:`TrustedHostMiddleware` (HTTP and WebSocket requests alike) whose
+    ``allowed_hosts`` may hold :data:`ANY_ADDRESS`."""
+
+    def __init__(self, app: Any, allowed_hosts: Sequence[str]) -> None:
+        self.any_address = ANY_ADDRESS in allowed_hosts
+        super().__init__(app, [h for h in allowed_hosts if h != ANY_ADDRESS])
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            self.any_address
+            and scope["type"] in ("http", "websocket")
+            and host_address(Headers(scope=scope).get("host", ""))
+        ):
+            await self.app(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: Sequence[str]) -> bool:
@@ -84,24 +125,26 @@ def create_app(
         allow_origins: pages of other origins allowed to use the server
             (``http://localhost:3000``).
         allow_hosts: host names the server answers to besides this machine's
-            (``127.0.0.1``, ``localhost``, ``::1``); ``*`` for any (a server bound to all
-            interfaces, reached by its address).
+            (``127.0.0.1``, ``localhost``, ``::1``); :data:`ANY_ADDRESS` for any IP address (a
+            server bound to all interfaces); ``*`` for any name at all (which lets a DNS
+            rebinding page in).
         max_searches: searches run at once, server-wide; more wait their turn.
         max_connections: WebSockets open at once; more are closed with code 1013.
     """
     pool = ThreadPoolExecutor(max_searches, thread_name_prefix="boardai-search")
+    sink = BackgroundSink(RecordSink(record_path))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
         pool.shutdown(wait=False, cancel_futures=True)
+        sink.close()
 
     app = FastAPI(
         title="boardai", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan
     )
     hosts = [*LOCAL_NAMES, *allow_hosts]
-    app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts)
-    sink = RecordSink(record_path)
+    app.add_middleware(HostCheck, allowed_hosts=hosts)
     offers = offers or Offers()
     open_sockets = 0
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

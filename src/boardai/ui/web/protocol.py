@@ -10,7 +10,7 @@ undo       take back the last move (in Othello: back to the person's previous tu
 hint       ``{"player": spec}``: that player's move here and its values, if it has them
 step       ``{"player": spec}``: that player makes the next 2048 move (autoplay)
 record     the current game's record (see :mod:`boardai.records`)
-replay     ``{"record": {...}}``: open a game record; then ``seek``
+replay     ``{"record": {...}}``: open a game record (of at most :data:`MAX_REPLAY_MOVES` moves)
 seek       ``{"index": int}``: show position ``index`` of the open replay (0 = start)
 agents     the players the server offers in each game, and what a client may set on each
 cancel     drop this socket's search: no reply comes for it (an Othello game stopped in the
@@ -49,7 +49,7 @@ import os
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from functools import partial
-from typing import Any
+from typing import Any, Protocol
 
 from boardai.errors import UsageError
 from boardai.records import RecordSink
@@ -66,6 +66,10 @@ MAX_DIGITS = 24
 MAX_DEPTH = 16
 #: Searches the server runs at once by default (more wait their turn): the cores it may use.
 MAX_SEARCHES = max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+#: Most moves in a record opened by ``replay``. Replaying takes tens of microseconds and about
+#: a kilobyte a move, and a record may pad a game with moves that spawn nothing; a 2048 game
+#: reaching the 131072 tile has about 60,000 moves (an Othello game fewer than 130).
+MAX_REPLAY_MOVES = 100_000
 
 GAMES = ("2048", "othello")
 
@@ -137,6 +141,45 @@ def _request_id(msg: dict[str, Any]) -> int | str | None:
     return None
 
 
+class Sink(Protocol):
+    """Where finished games go (a :class:`~boardai.records.RecordSink`)."""
+
+    def save(self, record: dict[str, Any]) -> None: ...
+
+
+class BackgroundSink:
+    """A sink whose records are written by a thread of their own, in turn.
+
+    Saving rewrites the record file, which takes long once it is big, and waits for ever on a
+    pipe nobody reads yet: done on the event loop (a socket closing) or in a request's thread,
+    it would stall every socket or the request. A write that fails (a full disk) is logged in
+    one line and the game goes on.
+    """
+
+    def __init__(self, sink: Sink) -> None:
+        self.sink = sink
+        self._writer = ThreadPoolExecutor(1, thread_name_prefix="boardai-save")
+
+    def save(self, record: dict[str, Any]) -> None:
+        """Queue ``record`` for writing (its game may change meanwhile: it is its own dict)."""
+        try:
+            self._writer.submit(self._write, record)
+        except RuntimeError:  # closed: the server is stopping, so write it now
+            self._write(record)
+
+    def _write(self, record: dict[str, Any]) -> None:
+        try:
+            self.sink.save(record)
+        except OSError as e:
+            log.warning("could not save a finished game: %s", e)
+        except Exception:
+            log.exception("could not save a finished game")
+
+    def close(self) -> None:
+        """Take no more records; those queued are still written (before the process ends)."""
+        self._writer.shutdown(wait=False)
+
+
 _POOL: ThreadPoolExecutor | None = None
 
 
@@ -168,7 +211,7 @@ class Connection:
     """The state of one socket: its game (or replay) and how to answer each request.
 
     Args:
-        sink: where finished games go.
+        sink: where finished games go (the server passes a :class:`BackgroundSink`).
         max_message: messages longer than this (in characters) are refused.
         offers: the players clients may ask for (default: the built-in public players).
         pool: where searches run (default: a pool of :data:`MAX_SEARCHES` threads shared by
@@ -177,13 +220,13 @@ class Connection:
 
     def __init__(
         self,
-        sink: RecordSink | None = None,
+        sink: Sink | None = None,
         max_message: int = MAX_MESSAGE,
         offers: Offers | None = None,
         pool: Executor | None = None,
     ) -> None:
         self.session: Any = None
-        self.sink = sink or RecordSink()
+        self.sink: Sink = sink or RecordSink()
         self.max_message = max_message
         self.offers = offers or Offers()
         self.pool = pool or default_pool()
@@ -389,8 +432,12 @@ class Connection:
         return {"type": "record", "record": session.record()}
 
     def _replay(self, msg: dict[str, Any]) -> dict[str, Any]:
-
         record = msg.get("record")
+        moves = record.get("moves") if isinstance(record, dict) else None
+        if isinstance(moves, list) and len(moves) > MAX_REPLAY_MOVES:
+            raise UsageError(
+                f"bad record: {len(moves)} moves (at most {MAX_REPLAY_MOVES} are replayed here)"
+            )
         try:
             session = SessionReplay(record)
         except ValueError as e:
