@@ -129,7 +129,12 @@ def _journal_records(path: Path, text: str) -> list[dict[str, Any]] | None:
             game_of(record)
         except ValueError as e:
             raise UsageError(f"{path}:{number}: {e}") from None
-        games.setdefault(str(entry.get("run")), {}).setdefault(int(entry.get("index", 0)), record)
+        index = entry.get("index", 0)
+        if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+            raise UsageError(
+                f"{path}:{number}: game index {json.dumps(index)} is not a whole number >= 0"
+            )
+        games.setdefault(str(entry.get("run")), {}).setdefault(index, record)
     if not games:
         raise UsageError(f"{path}: a journal with no finished game records (yet)")
     return [games[run][k] for run in games for k in sorted(games[run])]
@@ -138,10 +143,15 @@ def _journal_records(path: Path, text: str) -> list[dict[str, Any]] | None:
 def write_records(
     path: str | os.PathLike[str], records: Iterable[dict[str, Any]], append: bool = False
 ) -> None:
-    """Write ``records`` one per line, atomically; ``append`` keeps the lines already there."""
+    """Write ``records`` one per line, atomically; ``append`` keeps the lines already there.
+
+    Only a regular file's lines are read back: a device or pipe (``--record /dev/stdout``)
+    is written to as it is, since reading it would wait on a terminal or a pipe for ever, or
+    (``/dev/full``, ``/dev/zero``) fill the memory.
+    """
     p = Path(path)
     old = ""
-    if append and p.exists():
+    if append and p.is_file():
         old = p.read_text(encoding="utf-8")
         if old and not old.endswith("\n"):
             old += "\n"
@@ -198,13 +208,40 @@ def load(record: dict[str, Any]) -> Any:
     Raises:
         ValueError: the record is malformed or a move in it is impossible.
     """
-    if game_of(record) == "2048":
-        from boardai.g2048.game import Game
+    game = game_of(record)
+    name = "Othello" if game == "othello" else game
+    # The games' readers expect these keys' types and would fail with an AttributeError
+    # (a traceback, a crashed terminal app) on a hand-edited or corrupt record.
+    for key, kind, wanted in _SHAPES[game]:
+        if record.get(key) is not None and not isinstance(record[key], kind):
+            raise ValueError(
+                f'malformed {name} record: "{key}" is {_json_type(record[key])}, not {wanted}'
+            )
+    try:
+        if game == "2048":
+            from boardai.g2048.game import Game
 
-        return Game.from_record(record)
-    from boardai.othello.game import Game as OthelloGame
+            return Game.from_record(record)
+        from boardai.othello.game import Game as OthelloGame
 
-    return OthelloGame.from_record(record)
+        return OthelloGame.from_record(record)
+    except (AttributeError, TypeError, KeyError, IndexError, OverflowError) as e:
+        raise ValueError(f"malformed {name} record: {e}") from None
+
+
+#: The keys of a record whose JSON type its game's reader relies on: (key, type, as said).
+_SHAPES: dict[str, tuple[tuple[str, type, str], ...]] = {
+    "2048": (("rules", dict, "an object"), ("start", list, "a list"), ("moves", list, "a list")),
+    "othello": (("start", str, "a string"), ("moves", list, "a list")),
+}
+
+
+def _json_type(value: Any) -> str:
+    """What ``value`` is, in JSON's words."""
+    if isinstance(value, bool):
+        return "true or false"
+    names = {dict: "an object", list: "a list", str: "a string", int: "a number", float: "a number"}
+    return names.get(type(value), type(value).__name__)
 
 
 def replay(record: dict[str, Any]) -> list[Frame]:

@@ -25,3 +25,33 @@ def test_tui_checks_its_options_before_starting(capsys, tmp_path):
     err = capsys.readouterr().err
     assert "unknown 2048 agent 'nobody'" in err and "unknown option 'depth'" in err
     assert "no such record file" in err and "no game 4" in err
+
+
+def test_esc_alone_is_a_key_and_eats_none_after_it():
+    """On a terminal, Esc waited for two more bytes: the screen hung until two keys came, and
+    those were lost (``q`` did not quit). Arrows still come whole."""
+    import os
+    import threading
+    import tty
+
+    from boardai.ui.keys import read_key
+
+    master, slave = os.openpty()
+    tty.setcbreak(slave)  # as the game sets its terminal: keys come one by one
+    stream = os.fdopen(slave, "r")
+    keys: list[str | None] = []
+    try:
+        reader = threading.Thread(target=lambda: keys.append(read_key(stream)), daemon=True)
+        reader.start()
+        os.write(master, b"\x1b")
+        reader.join(5)
+        hung = reader.is_alive()
+        if hung:  # the old code takes two keys more
+            os.write(master, b"qq")
+            reader.join(5)
+        assert not hung, "Esc waited for more keys"
+        os.write(master, b"\x1b[Aq")
+        assert [keys[0], read_key(stream), read_key(stream)] == ["\x1b", "up", "q"]
+    finally:
+        stream.close()
+        os.close(master)

@@ -7,6 +7,7 @@ import random
 
 import imageio.v3 as iio
 import numpy as np
+import pytest
 from PIL import Image
 
 from boardai.cli import main
@@ -86,3 +87,65 @@ def test_render_errors(tmp_path, capsys):
     assert main(["replay", str(tmp_path / "missing.jsonl")]) == 2
     err = capsys.readouterr().err
     assert "nothing to do" in err and "no game 5" in err and "no such record file" in err
+
+
+def test_render_refuses_a_name_of_the_other_format(tmp_path, capsys):
+    """``--png x.gif`` wrote a PNG named .gif (and ``--gif x.png`` a GIF named .png)."""
+    _, _, path = _games(tmp_path)
+    assert main(["render", str(path), "--png", str(tmp_path / "x.gif")]) == 2
+    assert main(["render", str(path), "--gif", str(tmp_path / "x.PNG")]) == 2
+    assert main(["render", str(path), "--png", str(tmp_path / "x.jpg")]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        f"boardai: error: --png {tmp_path / 'x.gif'}: writes a PNG, not a GIF: name it .png "
+        "(--gif draws the whole game)",
+        f"boardai: error: --gif {tmp_path / 'x.PNG'}: writes a GIF, not a PNG: name it .gif",
+        f"boardai: error: --png {tmp_path / 'x.jpg'}: writes a PNG, not a JPEG: name it .png "
+        "(--gif draws the whole game)",
+    ]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.jsonl"]
+    assert main(["render", str(path), "--png", str(tmp_path / "board")]) == 0  # no suffix: fine
+
+
+def test_gif_frame_times_a_gif_can_hold(tmp_path, capsys):
+    """A GIF keeps a frame's time in 16 bits of hundredths of a second: --frame-ms 700000 was
+    an OverflowError's traceback after drawing the game; under 20 ms browsers slow it to 100."""
+    _, _, path = _games(tmp_path)
+    for ms in ("700000", "10"):
+        with pytest.raises(SystemExit) as e:
+            main(["render", str(path), "--gif", str(tmp_path / "x.gif"), "--frame-ms", ms])
+        assert e.value.code == 2
+        assert f"--frame-ms: {ms} is not in 20..655350" in capsys.readouterr().err
+    assert not (tmp_path / "x.gif").exists()
+    with pytest.raises(ValueError, match="frame_ms"):
+        pictures.write_gif(io.BytesIO(), [np.zeros((2, 2, 3), np.uint8)], 700000)
+    assert (
+        main(["render", str(path), "--gif", str(tmp_path / "x.gif"), "--frame-ms", "655350"]) == 0
+    )
+
+
+def test_a_gif_shows_its_progress_on_a_terminal(tmp_path, capsys, monkeypatch):
+    """A long game's GIF takes minutes (some 15 ms a frame): a bar says how far it is on a
+    terminal, and a log gets nothing on stderr."""
+    _, _, path = _games(tmp_path)
+    gif = tmp_path / "g.gif"
+    assert main(["render", str(path), "--gif", str(gif)]) == 0
+    assert capsys.readouterr().err == ""
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")
+    assert main(["render", str(path), "--gif", str(gif)]) == 0
+    err = capsys.readouterr().err
+    assert "drawing the GIF" in err and "13/13" in err
+
+
+def test_ctrl_c_while_drawing_a_gif_leaves_no_file(tmp_path, capsys, monkeypatch):
+    _, _, path = _games(tmp_path)
+    real = pictures.frame_picture
+
+    def interrupted(frame, game, previous=None, index=0):
+        if index == 5:
+            raise KeyboardInterrupt
+        return real(frame, game, previous, index)
+
+    monkeypatch.setattr(pictures, "frame_picture", interrupted)
+    assert main(["render", str(path), "--gif", str(tmp_path / "g.gif")]) == 130
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.jsonl"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 
 import pytest
 
@@ -103,3 +104,52 @@ def test_replay_screen_steps():
         assert screen.session.index == 0
 
     _run(play, records=[g.to_record()], start="replay")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_game_that_cannot_be_saved_is_said_not_a_crash():
+    """A full disk (``/dev/full``) when a finished game is saved: the app took a traceback
+    and went, losing the game on the screen; now the note says so and play goes on."""
+
+    async def play(app, pilot):
+        screen = app.screen
+        await pilot.press(KEYS[screen.session.game.board.legal_actions()[0]])
+        await pilot.press("n")
+        assert screen.session.game.moves == 0  # the new game started
+        note = str(screen.query_one("#note").render())
+        assert "/dev/full: No space left on device: a game not saved" in note
+        await pilot.press(KEYS[screen.session.game.board.legal_actions()[0]])
+        assert screen.session.game.moves == 1
+
+    _run(play, player="random", seed=4, record_path="/dev/full")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_the_command_ends_with_the_games_not_saved(monkeypatch, capsys):
+    from boardai.cli import main
+
+    def run(app):  # a session whose last game could not be saved as the app closed
+        app.screens_made["2048"].sink.save(Game(seed=1).to_record())
+
+    monkeypatch.setattr(BoardApp, "run", run)
+    assert main(["tui", "--record", "/dev/full"]) == 2
+    err = capsys.readouterr().err
+    assert err == "boardai: error: /dev/full: No space left on device: a game not saved\n"
+
+
+def test_a_malformed_record_is_a_note_in_the_replay_screen():
+    """A record with ``"rules": []`` took the app down with an AttributeError."""
+    good = Game(seed=2)
+    good.move(good.board.legal_actions()[0])
+    bad = {**good.to_record(), "rules": []}
+
+    async def play(app, pilot):
+        screen = app.screen
+        assert screen.session is None
+        assert '"rules" is a list' in str(screen.query_one("#note").render())
+        await pilot.press("right_square_bracket")
+        assert screen.session is not None and screen.game == 1
+        await pilot.press("end")
+        assert screen.session.frames[screen.session.index].board == good.board
+
+    _run(play, records=[bad, good.to_record()], start="replay")

@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from boardai.cli._common import output_option, positive_int
+from boardai.cli._common import output_option, positive_int, progress
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
 
 
 def register(app: argparse.Namespace) -> None:
@@ -38,9 +44,50 @@ boardai render games.jsonl --png start.png --at 0      # the start position
         help="position for --png (0 = start; default: the end)",
     )
     p.add_argument(
-        "--frame-ms", type=positive_int, default=250, help="GIF milliseconds per move (default 250)"
+        "--frame-ms",
+        type=frame_ms,
+        default=250,
+        help="GIF milliseconds per move, 20 to 655350 (default 250)",
     )
     p.set_defaults(func=run)
+
+
+def frame_ms(text: str) -> int:
+    """argparse type: a GIF frame's time in ms, within what a GIF can hold and a browser
+    shows (:data:`boardai.ui.pictures.FRAME_MS`)."""
+    from boardai.ui.pictures import FRAME_MS
+
+    value = positive_int(text)
+    if not FRAME_MS[0] <= value <= FRAME_MS[1]:
+        raise argparse.ArgumentTypeError(f"{value} is not in {FRAME_MS[0]}..{FRAME_MS[1]}")
+    return value
+
+
+def check_suffix(path: str, flag: str, kind: str) -> None:
+    """Refuse an output name whose suffix says another picture format (``--png x.gif``),
+    which would leave a file that lies about what it holds; other names are taken as given.
+
+    Raises:
+        UsageError: the suffix is another image format's.
+    """
+    from PIL import Image
+
+    from boardai.errors import UsageError
+
+    suffix = Path(path).suffix.lower()
+    found = Image.registered_extensions().get(suffix)
+    if found is not None and found != kind:
+        other = " (--gif draws the whole game)" if kind == "PNG" else ""
+        raise UsageError(
+            f"{flag} {path}: writes a {kind}, not a {found}: name it .{kind.lower()}{other}"
+        )
+
+
+def _advancing(images: Iterator[Any], bar: Progress, task: TaskID) -> Iterator[Any]:
+    """``images``, advancing ``task`` of ``bar`` as each is written."""
+    for image in images:
+        yield image
+        bar.advance(task)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,6 +97,9 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.png and not args.gif:
         raise UsageError("nothing to do: give --png OUT and/or --gif OUT")
+    for path, flag, kind in ((args.png, "--png", "PNG"), (args.gif, "--gif", "GIF")):
+        if path:
+            check_suffix(path, flag, kind)
     record = pick(read_records(args.file), args.game, args.file)
     try:
         frames = replay(record)
@@ -66,7 +116,13 @@ def run(args: argparse.Namespace) -> int:
     if args.gif:
         from boardai.atomic import atomic_write
 
-        with atomic_write(args.gif, "wb") as f:
-            n = pictures.write_gif(f, pictures.game_pictures(frames, game), args.frame_ms)
+        # a long game's GIF takes minutes (some 15 ms a frame): say how far it is, on a
+        # terminal (elsewhere the bar would leave only a blank line)
+        bar = progress(transient=True)
+        bar.disable = not bar.console.is_terminal
+        with bar, atomic_write(args.gif, "wb") as f:
+            task = bar.add_task("drawing the GIF", total=len(frames))
+            images = _advancing(pictures.game_pictures(frames, game), bar, task)
+            n = pictures.write_gif(f, images, args.frame_ms)
         print(f"wrote {args.gif} ({n} frames: the start and {n - 1} moves)")
     return 0

@@ -39,6 +39,7 @@ boardai tui --othello --record games.jsonl
 
 
 def run(args: argparse.Namespace) -> int:
+    from boardai.errors import UsageError
     from boardai.g2048.agents import check_spec
     from boardai.records import pick, read_records
     from boardai.ui.tui import BoardApp
@@ -63,4 +64,6 @@ def run(args: argparse.Namespace) -> int:
         start=start,
     )
     app.run()
-    return 0
+    if app.sink.error:  # shown on the screen too, but a game lost must outlive the screen
+        raise UsageError(app.sink.error)
+    return app.return_code or 0

@@ -30,6 +30,9 @@ from boardai.ui import theme
 CAPTION = 54  # height of the caption strip, pixels
 SQUARE = 56  # side of an Othello square, pixels
 _LAST_HOLD_MS = 2000  # the final position stays this long in a GIF
+#: The times a GIF frame may be shown, ms: a GIF keeps hundredths of a second in 16 bits, and
+#: browsers show a frame of 0 or 1 hundredth for a tenth of a second.
+FRAME_MS = (20, 655350)
 
 
 def _font(size: int) -> Any:
@@ -164,9 +167,13 @@ def write_gif(fp: IO[bytes], images: Iterable[np.ndarray], frame_ms: int = 250) 
     longer. Returns the number of frames.
 
     Raises:
-        ValueError: no images, or images of different sizes.
+        ValueError: no images, images of different sizes, or ``frame_ms`` outside
+            :data:`FRAME_MS`.
     """
     from PIL import GifImagePlugin, Image
+
+    if not FRAME_MS[0] <= frame_ms <= FRAME_MS[1]:
+        raise ValueError(f"frame_ms {frame_ms} is not in {FRAME_MS[0]}..{FRAME_MS[1]}")
 
     def paletted(image: np.ndarray) -> Any:
         return Image.fromarray(image).quantize(palette=_palette(), dither=Image.Dither.NONE)

@@ -77,6 +77,25 @@ def board_text_othello(state: dict[str, Any], cursor: int | None = None) -> Text
     return text
 
 
+class SafeSink(RecordSink):
+    """A :class:`~boardai.records.RecordSink` that never takes the app down: a game it cannot
+    write (a full disk, a folder gone) is counted in ``lost``, and ``error`` says why, for the
+    screens to show and the command to report as it ends."""
+
+    def __init__(self, path: str | None = None) -> None:
+        super().__init__(path)
+        self.error: str | None = None
+        self.lost = 0
+
+    def save(self, record: dict[str, Any]) -> None:
+        try:
+            super().save(record)
+        except OSError as e:
+            self.lost += 1
+            games = "a game" if self.lost == 1 else f"{self.lost} games"
+            self.error = f"{self.path}: {e.strerror or e}: {games} not saved"
+
+
 #: What :meth:`BoardScreen.off_thread` returns when the work raised a UsageError.
 FAILED = object()
 
@@ -140,7 +159,7 @@ class Screen2048(BoardScreen):
         ("p", "player", "next player"),
     ]
 
-    def __init__(self, players: list[str], seed: int | None, sink: RecordSink) -> None:
+    def __init__(self, players: list[str], seed: int | None, sink: SafeSink) -> None:
         super().__init__()
         self.players = players
         self.player = players[0]
@@ -167,6 +186,8 @@ class Screen2048(BoardScreen):
         elif s["won"] and not self.keep_playing:
             note = "You win! Keep playing (any move) or n for a new game"
             self.keep_playing = True
+        if self.sink.error:
+            note = f"{note}   ({self.sink.error})"
         self.show(
             f"score {s['score']}   best {self.best}   moves {s['moves']}   "
             f"player {self.player}   {auto}",
@@ -266,7 +287,7 @@ class ScreenOthello(BoardScreen):
     ]
 
     def __init__(
-        self, opponents: list[str], hint_player: str, seed: int | None, sink: RecordSink
+        self, opponents: list[str], hint_player: str, seed: int | None, sink: SafeSink
     ) -> None:
         super().__init__()
         self.opponents = opponents
@@ -292,6 +313,8 @@ class ScreenOthello(BoardScreen):
             note = "you have no move: press . to pass"
         if s["over"]:
             keep(self.session, self.sink, "tui")
+        if self.sink.error:
+            note = f"{note}   ({self.sink.error})"
         self.show(
             f"you: {s['human']}   against {s['player']}   "
             f"black {s['counts']['black']}  white {s['counts']['white']}   "
@@ -469,6 +492,9 @@ class BoardApp(App[None]):
         game: the record to show first.
         record_path: finished games are appended here.
         start: the first screen, ``2048``, ``othello`` or ``replay``.
+
+    Attributes:
+        sink: where finished games go; its ``error`` says why some could not be saved.
     """
 
     TITLE = "boardai"
@@ -497,7 +523,7 @@ class BoardApp(App[None]):
         super().__init__()
         from boardai.g2048.agents import agent_names
 
-        sink = RecordSink(record_path)
+        sink = self.sink = SafeSink(record_path)
         players = _order(list(agent_names()), player, ("expectimax", "heuristic", "greedy"))
         try:
             from boardai.othello.agents import agent_names as othello_names
