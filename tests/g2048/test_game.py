@@ -71,6 +71,8 @@ def test_record_of_unseeded_game_replays() -> None:
         (lambda r: r["moves"].__setitem__(0, [9, 0, 2]), "move 0"),
         (lambda r: r.update(score=r["score"] + 4), "record says score"),
         (lambda r: r.pop("moves"), "malformed"),
+        # no spawn (-1) after a move: a padded record, a tile sliding back and forth for ever
+        (lambda r: r["moves"].__setitem__(3, [r["moves"][3][0], -1, 0]), "move 3: a move with no"),
     ],
 )
 def test_bad_records(change: object, message: str) -> None:

@@ -94,7 +94,7 @@ class Game:
 
         Raises:
             ValueError: the action is not 0..3 (or a name), or is illegal on this board, or
-                the forced spawn is not on an empty cell.
+                the forced spawn is not on an empty cell (or is none, -1, where there is one).
         """
         a = parse_action(action)
         after, reward = self.board.slide(a)
@@ -103,6 +103,8 @@ class Game:
         cell, value = after.draw_spawn(self.rng, self.p4)
         if spawn is not None:
             cell, value = int(spawn[0]), int(spawn[1])
+            if cell < 0 and after.empty_cells():  # a legal move always leaves a cell to fill
+                raise ValueError("a move with no spawn, where the board has an empty cell")
         board = after.place(cell, value) if cell >= 0 else after
         self._undo.append((self.board, self.score, self._rng_state))
         self._rng_state = self.rng.bit_generator.state
