@@ -54,6 +54,35 @@ def test_a_device_is_written_straight_to_not_replaced() -> None:
     assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
 
 
+def test_a_link_stays_a_link_and_its_file_is_replaced(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    real = tmp_path / "data" / "games.jsonl"
+    real.write_text("old\n")
+    link = tmp_path / "games.jsonl"
+    link.symlink_to(Path("data") / "games.jsonl")  # relative, as `ln -s` makes them
+    chain = tmp_path / "chain.jsonl"
+    chain.symlink_to(link)
+    with atomic_write(chain, "w") as f:
+        f.write("new\n")
+    assert chain.is_symlink() and link.is_symlink()
+    assert real.read_text() == "new\n"
+    assert [p.name for p in (tmp_path / "data").iterdir()] == ["games.jsonl"]
+
+
+def test_a_link_through_proc_is_written_straight_to(tmp_path: Path) -> None:
+    """``--record /dev/stdout`` with stdout sent to a file: the descriptor's file is written,
+    not replaced (which would leave the descriptor on a file gone), and the link stays."""
+    out = tmp_path / "out.txt"
+    with open(out, "w") as held:
+        link = tmp_path / "stdout"
+        link.symlink_to(f"/proc/self/fd/{held.fileno()}")
+        inode = out.stat().st_ino
+        with atomic_write(link, "w") as f:
+            f.write("through the descriptor")
+        assert link.is_symlink() and out.stat().st_ino == inode
+    assert out.read_text() == "through the descriptor"
+
+
 def test_a_full_device_is_an_oserror_naming_the_file() -> None:
     with pytest.raises(OSError) as e, atomic_write("/dev/full", "wb") as f:
         f.write(b"x" * 10_000)

@@ -1,7 +1,9 @@
 """Files written atomically: a crash leaves the old file or the new one, never half a file.
 
 Only regular files are replaced. A target that exists and is something else (``/dev/null``,
-``/dev/full``, a named pipe, a terminal) is written straight to, as ``open`` would.
+``/dev/full``, a named pipe, a terminal) is written straight to, as ``open`` would. A symbolic
+link stays a link: the file it names is replaced; a link through ``/proc`` (``/dev/stdout``,
+an open file descriptor) is written straight to.
 
 The temporary file sits beside the target as ``.NAME.PID.XXXXXX.boardai-tmp``. A process
 killed while writing (``kill -9``) leaves its temporary file behind; the next write to the
@@ -42,9 +44,10 @@ def atomic_write(
     >>> with atomic_write("/dev/null", "w") as f:  # not a regular file: written straight to
     ...     _ = f.write("gone")
     """
-    target = Path(path)
+    linked = _link_target(Path(path))
+    target = Path(path) if linked is None else linked
     try:
-        if _exists_not_regular(target):
+        if linked is None or _exists_not_regular(target):
             with open(target, mode, **kwargs) as f:
                 yield f
             return
@@ -52,8 +55,23 @@ def atomic_write(
             yield f
     except OSError as e:
         if e.filename is None:
-            e.filename = str(target)
+            e.filename = str(path)
         raise
+
+
+def _link_target(path: Path) -> Path | None:
+    """The file to replace for ``path``: ``path``, or the file its chain of links ends at
+    (replacing the link would turn it into a file of its own); None where the chain passes
+    through ``/proc`` (a file descriptor's link: replacing what it ends at would leave the
+    descriptor on a file gone)."""
+    for _ in range(40):  # the kernel's own limit on a chain of links
+        if not path.is_symlink():
+            return path
+        link = Path(os.readlink(path))
+        if link.is_absolute() and link.parts[:2] == ("/", "proc"):
+            return None
+        path = path.parent / link
+    return path  # a loop: opening it fails, naming the path
 
 
 def _exists_not_regular(target: Path) -> bool:
