@@ -162,3 +162,44 @@ def test_a_line_that_is_not_an_object_ends_the_journal_as_a_torn_line_does(
     target = tmp_path / "merged.jsonl"
     assert main(["journal", "merge", str(target), str(journal)]) == 0
     assert len(target.read_text().splitlines()) == 2  # the header and the one whole game
+
+
+@pytest.mark.parametrize(
+    ("edit", "says"),
+    [
+        (lambda g: {**g, "index": "abc"}, 'run.jsonl:3: game index "abc" is not a whole number'),
+        (lambda g: {**g, "index": True}, "run.jsonl:3: game index true is not a whole number"),
+        (lambda g: {k: v for k, v in g.items() if k != "result"}, "run.jsonl:3: not a game line"),
+    ],
+)
+def test_a_game_line_edited_by_hand_is_one_line_to_every_reader(
+    edit: Any, says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal = tmp_path / "run.jsonl"
+    argv = ["2048", "eval", "--agent", "greedy", "--games", "3", "--seed", "2", "--workers", "1"]
+    assert main([*argv, "--resume", str(journal), "--part", "0:2"]) == 0
+    header, first, second = journal.read_text().splitlines()
+    journal.write_text("\n".join([header, first, json.dumps(edit(json.loads(second)))]) + "\n")
+    capsys.readouterr()
+    for command in (
+        [*argv, "--resume", str(journal)],
+        ["journal", "show", str(journal)],
+        ["journal", "merge", str(tmp_path / "merged.jsonl"), str(journal)],
+    ):
+        assert main(command) == 2, command
+        err = capsys.readouterr().err
+        assert says in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_result_the_run_cannot_read_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal = tmp_path / "run.jsonl"
+    argv = ["2048", "eval", "--agent", "greedy", "--games", "3", "--seed", "2", "--workers", "1"]
+    assert main([*argv, "--resume", str(journal), "--part", "0:1"]) == 0
+    header, first = journal.read_text().splitlines()
+    journal.write_text("\n".join([header, json.dumps({**json.loads(first), "result": 7})]) + "\n")
+    capsys.readouterr()
+    assert main([*argv, "--resume", str(journal)]) == 2
+    err = capsys.readouterr().err
+    assert "a game line this run cannot read" in err and err.count("\n") == 1

@@ -162,6 +162,7 @@ class Journal:
                     "give another --resume file or the same options"
                 )
             lines = lines[1:]
+        _check_games(path, lines)
         try:
             if extended:  # the same lines under the new header, swapped in whole
                 with atomic_write(path, "w") as f:
@@ -179,7 +180,11 @@ class Journal:
 
     def part(self, key: str, codec: Codec[R]) -> Part[R]:
         """The games of run ``key`` (:func:`finished`)."""
-        return Part(self, key, codec, finished(self._lines, key, codec))
+        try:
+            done = finished(self._lines, key, codec)
+        except (KeyError, TypeError, ValueError) as e:
+            raise UsageError(f"{self.path}: a game line this run cannot read ({e})") from None
+        return Part(self, key, codec, done)
 
     def write(self, line: dict[str, Any]) -> None:
         self._file.write(json.dumps(line) + "\n")
@@ -229,6 +234,23 @@ def _whole_lines(raw: bytes) -> tuple[list[dict[str, Any]], int]:
             break
         good += len(line)
     return lines, good
+
+
+def _check_games(path: str, lines: list[dict[str, Any]]) -> None:
+    """Every game line names a run, a game index and a result (a line edited by hand, or
+    of another program, is one line naming it, before any game is played or merged).
+
+    Raises:
+        UsageError: a game line that is not one.
+    """
+    for number, line in enumerate(lines, 2):
+        index = line.get("index")
+        if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+            raise UsageError(
+                f"{path}:{number}: game index {json.dumps(index)} is not a whole number >= 0"
+            )
+        if "run" not in line or "result" not in line:
+            raise UsageError(f"{path}:{number}: not a game line (no run or no result)")
 
 
 def finished(lines: list[dict[str, Any]], key: str, codec: Codec[R]) -> dict[int, R]:
@@ -302,6 +324,7 @@ def _read_journal_file(path: str) -> tuple[dict[str, Any], list[dict[str, Any]],
     lines, good = _whole_lines(raw)
     if not lines or not isinstance(lines[0], dict) or "journal" not in lines[0]:
         raise UsageError(f"{path} is not a journal (a --resume file)")
+    _check_games(path, lines[1:])
     return lines[0], lines[1:], good, len(raw)
 
 
@@ -475,10 +498,9 @@ def journal_progress(path: str | os.PathLike[str]) -> tuple[dict[str, Any], list
         if key not in done:
             keys.append(key)
             done[key] = {}
-        with contextlib.suppress(KeyError, TypeError, ValueError):
-            index = int(line["index"])
-            if index not in done[key]:  # the first line of a game counts
-                done[key][index] = _cpu_seconds(line)
+        index = line["index"]  # a whole number (_read_journal_file)
+        if index not in done[key]:  # the first line of a game counts
+            done[key][index] = _cpu_seconds(line)
     kept: dict[tuple[str, int], str] = {}
     folder = path + PARTIAL_SUFFIX
     for name in _partial_names(folder):
