@@ -32,12 +32,15 @@ def test_bad_spec_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert "unknown othello agent 'nope'" in capsys.readouterr().err
 
 
-def test_play_in_the_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("sys.stdin", io.StringIO("a1\nd3\neval\nundo\nf5\nquit\n"))
+def test_play_in_the_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("a1\nd3\neval\nundo\n\nf5\nquit\n"))
     rec = tmp_path / "game.json"
     assert main(["othello", "play", "--ai", "alphabeta:depth=2", "--record", str(rec)]) == 0
     record = json.loads(rec.read_text())
     assert record["game"] == "othello" and record["moves"][0] == "f5"
+    assert "unknown move" in capsys.readouterr().out  # a1 is not a move; Enter alone is none
 
 
 def test_gtp_server_on_stdin(

@@ -48,3 +48,43 @@ def test_pettingzoo_api() -> None:
     from pettingzoo.test import api_test
 
     api_test(env(), num_cycles=200)
+
+
+def test_the_opponent_is_closed_when_replaced_and_with_the_env(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A gtp opponent's engine process would otherwise outlive every seeded reset."""
+    from boardai.othello import agents
+
+    made: list[Closing] = []
+    make_agent = agents.make_agent
+
+    class Closing:
+        name = "closing"
+        closed = False
+
+        def __init__(self) -> None:
+            self.inner = make_agent("random", 0)
+            made.append(self)
+
+        def act(self, state: object) -> int:
+            return self.inner.act(state)  # type: ignore[arg-type]
+
+        def reset(self) -> None:
+            pass
+
+        def reseed(self, seed: int) -> None:
+            pass
+
+        def close(self) -> None:
+            self.closed = True
+
+    monkeypatch.setattr(agents, "make_agent", lambda spec, seed=None: Closing())
+    e = OthelloEnv(opponent="random", color="white")
+    e.reset(seed=1)
+    e.reset(seed=2)
+    assert [a.closed for a in made] == [True, False]
+    e.close()
+    assert made[1].closed
+    e.reset()  # a closed env builds its opponent again
+    assert len(made) == 3 and not made[2].closed

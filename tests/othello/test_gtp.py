@@ -107,3 +107,37 @@ def test_find_path_follows_new_discs() -> None:
         board = board.play(action)
     assert board == history[27]
     assert find_path(history[27], history[20]) is None
+
+
+def test_quit_as_an_argument_does_not_stop_the_server() -> None:
+    """A controller asking ``known_command quit`` expects ``= true`` and an engine still there."""
+    import io
+
+    server = GTPServer(make_agent("random", seed=0), name="e")
+    out = io.StringIO()
+    server.serve(io.StringIO("known_command quit\nplay black quit\n7 QUIT\nname\n"), out)
+    assert (
+        out.getvalue() == "= true\n\n? illegal move (unknown move 'quit': expected a square "
+        "a1..h8 or 'pass')\n\n=7\n\n"
+    )
+
+
+def test_a_failing_engine_behind_the_server_is_an_error_answer() -> None:
+    """The server (say, a proxy for a gtp player) answers ``?`` and goes on; the failed move
+    leaves the game as it was."""
+
+    class Failing:
+        name = "failing"
+
+        def act(self, state: Board) -> int:
+            raise EngineError("engine 'x' did not answer 'genmove white' within 1 s")
+
+        def reset(self) -> None:
+            pass
+
+    server = GTPServer(Failing())
+    assert server.handle("play black d3") == "=\n\n"
+    answer = server.handle("5 genmove white")
+    assert answer == "?5 engine 'x' did not answer 'genmove white' within 1 s\n\n"
+    assert server.board == Board.initial().play("d3") and len(server.history) == 2
+    assert server.handle("play white c5") == "=\n\n"

@@ -102,6 +102,7 @@ class OthelloEnv(gym.Env[np.ndarray, np.int64]):
 
         opp_seed = int(self.np_random.integers(2**63))
         if self._opponent is None or seed is not None:
+            self.close()  # the old one's engine process, if any, is not left running
             self._opponent = make_agent(self.opponent_spec, opp_seed)
         self._opponent.reseed(opp_seed)
         self._opponent.reset()
@@ -131,6 +132,14 @@ class OthelloEnv(gym.Env[np.ndarray, np.int64]):
         if self.render_mode == "ansi":
             return str(self.board)
         return None
+
+    def close(self) -> None:
+        """Let go of the opponent (a ``gtp`` one's engine process); a reset builds it again."""
+        from boardai.agent import Closable
+
+        if isinstance(self._opponent, Closable):
+            self._opponent.close()
+        self._opponent = None
 
 
 # -- PettingZoo ------------------------------------------------------------------------------

@@ -40,6 +40,18 @@ def parse_color(text: str) -> int:
     raise ValueError(f"unknown colour {text!r}")
 
 
+def parse_command(line: str) -> tuple[str, str, list[str]] | None:
+    """(id, command in lower case, arguments) of a GTP command line; None for a blank or
+    comment line."""
+    words = line.split("#", 1)[0].split()
+    ident = ""
+    if words and words[0].isdigit():
+        ident, words = words[0], words[1:]
+    if not words:
+        return None
+    return ident, words[0].lower(), words[1:]
+
+
 def vertex(action: int) -> str:
     """GTP vertex of an action: ``D3`` or ``PASS``."""
     return "PASS" if action == PASS else action_text(action).upper()
@@ -79,23 +91,18 @@ class GTPServer:
 
     def handle(self, line: str) -> str | None:
         """The full response (``= ...`` or ``? ...``, ending in a blank line) to one command line;
-        None for a blank or comment line."""
-        line = line.split("#", 1)[0].strip()
-        if not line:
+        None for a blank or comment line. An engine the player drives failing is a ``?`` answer:
+        the controller hears why, and the server goes on."""
+        parsed = parse_command(line)
+        if parsed is None:
             return None
-        words = line.split()
-        ident = ""
-        if words[0].isdigit():
-            ident, words = words[0], words[1:]
-        if not words:
-            return None
-        command, args = words[0].lower(), words[1:]
+        ident, command, args = parsed
         try:
             if command not in self.commands:
                 raise ValueError("unknown command")
             result = self.commands[command](args)
             return f"={ident} {result}".rstrip() + "\n\n"
-        except ValueError as e:
+        except (ValueError, EngineError) as e:
             return f"?{ident} {e}\n\n"
 
     def serve(self, inp: IO[str], out: IO[str]) -> None:
@@ -106,8 +113,8 @@ class GTPServer:
                 continue
             out.write(response)
             out.flush()
-            words = line.split("#", 1)[0].lower().split()
-            if "quit" in words[:2]:
+            parsed = parse_command(line)
+            if parsed is not None and parsed[1] == "quit":  # the command, not an argument
                 return
 
     def _boardsize(self, args: list[str]) -> str:
@@ -151,9 +158,11 @@ class GTPServer:
             if board.legal_actions() != [PASS]:
                 raise ValueError(f"it is not {args[0]}'s turn")
             board = board.play(PASS)
+        action = int(self.agent.act(board))  # may fail: the history is then left as it was
+        after = board.play(action)
+        if board is not self.board:
             self.history.append(board)
-        action = int(self.agent.act(board))
-        self.history.append(board.play(action))
+        self.history.append(after)
         return vertex(action)
 
     def _undo(self, args: list[str]) -> str:

@@ -26,9 +26,16 @@ def register(app: App) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
+    from boardai.agent import Closable
     from boardai.othello.agents import make_agent
+    from boardai.othello.agents.gtp_engine import start_engine
     from boardai.othello.gtp import GTPServer
 
     agent = make_agent(args.agent, args.seed)
-    GTPServer(agent, name=f"boardai {args.agent}").serve(sys.stdin, sys.stdout)
+    start_engine(agent, args.agent)  # one line on stderr, before the controller's first command
+    try:
+        GTPServer(agent, name=f"boardai {args.agent}").serve(sys.stdin, sys.stdout)
+    finally:
+        if isinstance(agent, Closable):  # a proxied engine quits with the server
+            agent.close()
     return 0

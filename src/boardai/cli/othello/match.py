@@ -63,17 +63,25 @@ def register(app: App) -> None:
     p.set_defaults(func=run)
 
 
-def check_players(specs: list[str]) -> None:
-    """Build each player once here: a bad spec or model file is one line before any game."""
+def check_players(specs: list[str], cluster: str | None = None) -> None:
+    """Build each player once here: a bad spec or model file, or an engine that does not
+    start, is one line before any game. An engine is started here unless the games play on a
+    cluster other than a local one (``cluster``), whose machines may be the only ones that
+    have it."""
     from boardai.agent import Closable
     from boardai.cli._common import warn_if_slow
     from boardai.othello.agents import make_agent
+    from boardai.othello.agents.gtp_engine import start_engine
 
     warn_if_slow("othello", specs)
     for s in specs:
         agent = make_agent(s, 0)
-        if isinstance(agent, Closable):
-            agent.close()
+        try:
+            if cluster in (None, "local"):
+                start_engine(agent, s)
+        finally:
+            if isinstance(agent, Closable):
+                agent.close()
 
 
 def play_pairing(
@@ -159,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
     from boardai.cli._common import console, write_json
 
     part_of(args)  # a bad --part is one line before any work
-    check_players([args.black, args.white])
+    check_players([args.black, args.white], getattr(args, "cluster", None))
     journal = open_journal(args, journal_identity(args, "othello match", [args.black, args.white]))
     try:
         r = play_pairing(args.black, args.white, args, "games", swap=args.swap, journal=journal)

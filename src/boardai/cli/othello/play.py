@@ -71,15 +71,21 @@ def _evaluation(ai: Agent[Board], board: Board) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from boardai.agent import Closable
     from boardai.arena.play import play_othello
     from boardai.cli._common import console, warn_if_slow, write_json
+    from boardai.errors import UsageError
     from boardai.othello import BLACK, WHITE, Game
     from boardai.othello.agents import make_agent
+    from boardai.othello.agents.gtp_engine import start_engine
     from boardai.othello.board import COLOR_NAMES, PASS, action_text
+    from boardai.othello.gtp import EngineError
 
     out = console()
     warn_if_slow("othello", [args.ai])
     ai = make_agent(args.ai, args.seed)
+    start_engine(ai, args.ai)  # a bad engine says so before the first board
+    failed: EngineError | None = None
     me = BLACK if args.color == "black" else WHITE
     game = Game(players=("you", args.ai) if me == BLACK else (args.ai, "you"))
     players = (None, ai) if me == BLACK else (ai, None)  # None: the person
@@ -103,6 +109,8 @@ def run(args: argparse.Namespace) -> int:
                 break
             if text in ("quit", "q", "exit"):
                 break
+            if not text:  # Enter alone: the board again
+                continue
             if text == "undo":
                 if not game.undo_turn(me):
                     out.print("nothing to undo")
@@ -122,6 +130,10 @@ def run(args: argparse.Namespace) -> int:
                 out.print(str(e), markup=False)
     except KeyboardInterrupt:
         out.print("\ninterrupted")
+    except EngineError as e:  # the engine died or timed out mid-game: keep the record
+        failed = e
+    if isinstance(ai, Closable):  # an engine's process ends with the game
+        ai.close()
     if game.is_over():
         _show(game.board, out)
         w = game.board.winner()
@@ -130,4 +142,6 @@ def run(args: argparse.Namespace) -> int:
     if args.record:
         write_json(args.record, game.to_record())
         out.print(f"record written to {args.record}")
+    if failed is not None:
+        raise UsageError(f"the AI failed: {failed}")
     return 0

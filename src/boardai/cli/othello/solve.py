@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from boardai.cli._common import positive_float, positive_int
+from boardai.cli._common import output_option, positive_float, positive_int
 from boardai.errors import UsageError
 
 if TYPE_CHECKING:
@@ -20,6 +20,11 @@ _EMPTY_CHARS = "-."
 #: A line of board text as ``str(Board)`` writes it: the header, a row, the side to move.
 _BOARD_TEXT = re.compile(r"a b c d e f g h|(\d\s+)?([XxOo.-]\s*){8}|(black|white) to move", re.I)
 _SIDES = {"x": 0, "b": 0, "black": 0, "*": 0, "o": 1, "w": 1, "white": 1}
+#: Past this many empty squares an exact solve with no --time or --nodes can take from minutes
+#: to years, with no output until it ends, so the command says so before it starts. FFO #41
+#: and #42 (22 empties) take about 10 s on a busy 2-core machine, and each empty square more
+#: some 3 times longer.
+SLOW_EMPTIES = 24
 
 
 def register(app: App) -> None:
@@ -41,7 +46,7 @@ def register(app: App) -> None:
         ),
     )
     p.add_argument("file", metavar="FILE", help="positions, one a line (obf) or board text")
-    p.add_argument("--json", metavar="OUT", help="write per-position results and totals as JSON")
+    output_option(p, "--json", metavar="OUT", help="write per-position results and totals as JSON")
     p.add_argument(
         "--empties-max",
         type=positive_int,
@@ -142,6 +147,26 @@ def read_positions(path: str) -> list[Position]:
     return out
 
 
+def _warn_if_slow(path: str, positions: list[Position]) -> None:
+    """Say on stderr how long the largest position may take, if past :data:`SLOW_EMPTIES`."""
+    import sys
+
+    from boardai.cli._common import rough_duration
+
+    slow = [pos for pos in positions if pos.empties > SLOW_EMPTIES]
+    if not slow:
+        return
+    worst = max(slow, key=lambda pos: pos.empties)
+    more = f" (and {len(slow) - 1} more past {SLOW_EMPTIES})" if len(slow) > 1 else ""
+    took = rough_duration(10.0 * 3.0 ** (worst.empties - 22))
+    print(
+        f"boardai: warning: {path}:{worst.line}: {worst.empties} empty squares{more}: an exact"
+        f" solve with no limit can take {took} (22: about 10 s, each one more some 3 times that);"
+        " --time S or --nodes N bounds each position",
+        file=sys.stderr,
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     from boardai.cli._common import write_json
     from boardai.othello.board import action_text
@@ -155,6 +180,8 @@ def run(args: argparse.Namespace) -> int:
                     f"{args.file}:{pos.line}: {pos.empties} empty squares, more than"
                     f" --empties-max {args.empties_max}"
                 )
+    if args.time is None and args.nodes is None:
+        _warn_if_slow(args.file, positions)
     solve_position(1, 2)  # compile or load the solver before timing
     rows: list[dict[str, Any]] = []
     interrupted = False
@@ -204,6 +231,7 @@ def run(args: argparse.Namespace) -> int:
             },
         )
     if interrupted:
-        print("interrupted")
+        pos = positions[len(rows)]
+        print(f"interrupted at #{len(rows) + 1} (line {pos.line}, {pos.empties} empties)")
         return 130
     return 0

@@ -4,8 +4,10 @@ grhino), driven as a subprocess. A crashed, silent or confused engine raises
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass
 
+from boardai.errors import UsageError
 from boardai.othello.agents import REGISTRY
 from boardai.othello.board import COLOR_NAMES, PASS, Board, parse_action
 from boardai.othello.gtp import EngineError, EngineRefusedError, GTPClient, find_path, vertex
@@ -25,6 +27,12 @@ class GTPOptions:
 
     def __post_init__(self) -> None:
         if not self.cmd:
+            raise ValueError("gtp needs cmd=COMMAND (e.g. gtp:cmd=gtp-rhino -l 3)")
+        try:  # a quote left open would fail every game as the engine starts, not here
+            argv = shlex.split(self.cmd)
+        except ValueError as e:
+            raise ValueError(f"cmd {self.cmd!r} is not a command line: {e}") from None
+        if not argv:
             raise ValueError("gtp needs cmd=COMMAND (e.g. gtp:cmd=gtp-rhino -l 3)")
         if self.timeout <= 0:
             raise ValueError(f"timeout must be > 0, got {self.timeout}")
@@ -47,6 +55,11 @@ class GTPAgent:
             self.client.send("clear_board")
             self.board = Board.initial()
         return self.client
+
+    def start(self) -> None:
+        """Start the engine now and see that it answers (it is otherwise started by the first
+        move it is asked for)."""
+        self._engine()
 
     def reset(self) -> None:
         """Start a new game on the engine (a dead engine is restarted at the next move)."""
@@ -99,3 +112,20 @@ class GTPAgent:
 def make_gtp(opts: GTPOptions, seed: int | None) -> GTPAgent:
     """An external GTP engine run as a subprocess (cmd=COMMAND), with timeouts."""
     return GTPAgent(opts)
+
+
+def start_engine(agent: object, spec: str) -> None:
+    """Start ``agent``'s engine if it is a GTP one: an engine that cannot start or answer (a
+    typo in its name, a bad flag) is then one line naming the player before any game, not a
+    forfeit of every game of a match or a traceback in the middle of one.
+
+    Raises:
+        UsageError: the engine did not start or did not answer ``boardsize 8``.
+    """
+    if not isinstance(agent, GTPAgent):
+        return
+    try:
+        agent.start()
+    except EngineError as e:
+        agent.close()
+        raise UsageError(f"player {spec!r}: {e}") from None
