@@ -241,3 +241,75 @@ def test_fast_mask_kernel_matches_the_engine() -> None:
         expected = K.legal_mask(b, np.uint64(0))
         assert [int(m) for m in mask] == [(expected >> a) & 1 for a in range(4)]
         assert n == bin(expected).count("1")
+
+
+DEAD = [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]]
+
+
+def test_a_board_with_no_move_ends_the_episode_under_noop() -> None:
+    # a dead start board, and a step after the end, terminate (noop used to loop on them
+    # with terminated False until max_steps truncated the episode)
+    env = Game2048Env(observation="exponents", invalid_penalty=1.0)
+    _, info = env.reset(seed=0, options={"board": Board.from_grid(DEAD)})
+    assert not info["action_mask"].any()
+    _, reward, term, trunc, info = env.step(0)
+    assert (reward, term, trunc, info["moved"]) == (-1.0, True, False, False)
+    assert env.board == Board.from_grid(DEAD)
+    env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    term = False
+    while not term:
+        _, _, term, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+    for action in range(4):
+        assert env.step(action)[2] is True
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"planes": "16"}, TypeError, "planes must be an integer, got '16'"),
+        ({"planes": 12.0}, TypeError, "planes must be an integer"),
+        ({"start_tiles": 2.5}, TypeError, "start_tiles must be an integer"),
+        ({"max_steps": "100"}, TypeError, "max_steps must be an integer"),
+        ({"p4": "0.1"}, TypeError, "p4 must be a number"),
+        ({"invalid_penalty": "1"}, TypeError, "invalid_penalty must be a number"),
+        ({"move_penalty": float("nan")}, ValueError, "move_penalty must be finite"),
+        ({"start_p4": float("inf")}, ValueError, "start_p4 must be finite"),
+    ],
+)
+def test_wrongly_typed_options_are_clear_errors(
+    kwargs: dict[str, object], error: type[Exception], match: str
+) -> None:
+    with pytest.raises(error, match=match):
+        gym.make("boardai/2048-v0", **kwargs)
+
+
+def test_numpy_options_are_accepted() -> None:
+    env = Game2048Env(planes=np.int64(12), p4=np.float32(0.2), max_steps=np.int32(5))
+    assert env.reset(seed=0)[0].shape == (12, 4, 4)
+    with pytest.raises(ValueError, match=r"render_mode must be one of .*, got 'rgb'"):
+        Game2048Env(render_mode="rgb")
+
+
+def test_actions_must_be_integers_in_range() -> None:
+    env = Game2048Env(observation="exponents")
+    env.reset(seed=0)
+    before = env.board
+    for bad in (1.5, 2.0, "1", None, np.array([1]), 4, -1):
+        with pytest.raises(ValueError, match="not in Discrete"):
+            env.step(bad)
+    assert env.board == before and env.steps == 0  # 1.5 used to play move 1
+    for good in (np.int8(1), np.array(2), 3):
+        env.step(good)
+    assert env.steps == 3
+
+
+def test_exponent_made_by_merging_two_largest_tiles_is_in_the_space() -> None:
+    from boardai.g2048 import kernels as K
+
+    top = Board.from_exponents([K.MAX_EXPONENT, K.MAX_EXPONENT] + [0] * 14)
+    env = Game2048Env(observation="exponents")
+    env.reset(seed=0, options={"board": top})
+    obs, *_ = env.step(3)
+    assert obs[0, 0] == K.MAX_EXPONENT + 1
+    assert obs in env.observation_space

@@ -60,3 +60,12 @@ def test_vector_env_spaces_and_bad_actions() -> None:
     np.testing.assert_array_equal(envs.board_states(), before)  # a bad batch moves nothing
     with pytest.raises(ValueError):
         Game2048VectorEnv(num_envs=2, reward=lambda *a: 0.0)
+
+
+def test_vector_env_options_of_the_wrong_type_are_clear_errors() -> None:
+    with pytest.raises(TypeError, match="num_envs must be an integer"):
+        Game2048VectorEnv(num_envs="4")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="planes must be an integer"):
+        gym.make_vec("boardai/2048-v0", num_envs=2, planes=12.0)
+    with pytest.raises(ValueError, match="got 'human'"):
+        Game2048VectorEnv(num_envs=2, render_mode="human")

@@ -12,6 +12,9 @@
 
 from __future__ import annotations
 
+import math
+import numbers
+import operator
 from collections.abc import Callable
 from typing import Any, SupportsFloat
 
@@ -33,6 +36,22 @@ RewardFn = Callable[[Board, int, Board, int], float]
 DEFAULT_MAX_STEPS = 100_000
 
 
+def check_integer(name: str, value: object) -> None:
+    """A whole-number option given as a float or a string is refused, not truncated or
+    compared into a confusing TypeError."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+
+
+def _real(name: str, value: object) -> None:
+    """A number option given as a string or a NaN is refused (a NaN reward spreads
+    silently into every return)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number, got {value!r}")
+    if not math.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+
+
 def env_options(
     observation: str,
     planes: int,
@@ -46,6 +65,17 @@ def env_options(
     max_steps: int | None,
 ) -> tuple[np.ndarray, spaces.Box]:
     """Check the options the single and the vector env share; their config and space."""
+    check_integer("planes", planes)
+    check_integer("start_tiles", start_tiles)
+    if max_steps is not None:
+        check_integer("max_steps", max_steps)
+    for name, value in (
+        ("move_penalty", move_penalty),
+        ("invalid_penalty", invalid_penalty),
+        ("p4", p4),
+        ("start_p4", 0.0 if start_p4 is None else start_p4),
+    ):
+        _real(name, value)
     if invalid not in ("noop", "terminate"):
         raise ValueError(f"invalid must be 'noop' or 'terminate', got {invalid!r}")
     if not 0.0 <= p4 <= 1.0 or (start_p4 is not None and not 0.0 <= start_p4 <= 1.0):
@@ -107,7 +137,9 @@ class Game2048Env(gym.Env[np.ndarray, np.int64]):
     Two tiles spawned on an empty board (``start_tiles``, ``start_p4``).
 
     ## Episode End
-    Terminated when no move is legal (or on an illegal move with ``invalid="terminate"``).
+    Terminated when no move is legal (or on an illegal move with ``invalid="terminate"``); a
+    step on a board with no legal move (after the end, or from a dead ``options["board"]``)
+    terminates again.
     Truncated after ``max_steps`` steps (default 100,000, counting illegal ones).
 
     ## Arguments
@@ -188,18 +220,24 @@ class Game2048Env(gym.Env[np.ndarray, np.int64]):
         return self._obs.copy(), {"action_mask": self._mask.copy(), "score": 0}
 
     def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
-        """Play ``action`` (0 up, 1 right, 2 down, 3 left)."""
-        if not 0 <= action <= 3:
+        """Play ``action`` (0 up, 1 right, 2 down, 3 left: an int, numpy integer or 0-d
+        integer array; a float such as 1.5 is refused, as ``Discrete(4)`` refuses it, rather
+        than truncated into another move)."""
+        try:
+            a = operator.index(action)
+        except TypeError:
+            raise ValueError(f"action {action!r} is not in Discrete(4)") from None
+        if not 0 <= a <= 3:
             raise ValueError(f"action {action!r} is not in Discrete(4)")
         before = self._board() if self._reward_fn is not None else None
         reward, gain, moved, terminated = C.step_board(
-            self._state, int(action), self._cfg, self._obs_flat, self._mask
+            self._state, a, self._cfg, self._obs_flat, self._mask
         )
         self.steps += 1
         self.score += gain
         if before is not None and moved:
-            after, _ = before.slide(int(action))
-            reward = float(self._reward_fn(before, int(action), after, int(gain)))  # type: ignore[misc]
+            after, _ = before.slide(a)
+            reward = float(self._reward_fn(before, a, after, int(gain)))  # type: ignore[misc]
         truncated = self.max_steps is not None and self.steps >= self.max_steps and not terminated
         if self.render_mode == "human":
             self.render()

@@ -142,14 +142,17 @@ def step_row(
     """Kernel: play ``action`` on board ``i``; returns (reward, score gain, moved, terminated).
 
     An illegal action leaves the board as it is (no spawn) and gives ``-cfg[INVALID_PENALTY]``;
-    it ends the episode when ``cfg[TERMINATE_INVALID]`` is set. Row ``i`` of ``obs`` and
-    ``masks`` is rewritten only when the board changed. (Rows, not per-board array views,
-    keep the vector env's loop free of view bookkeeping.)
+    it ends the episode when ``cfg[TERMINATE_INVALID]`` is set, or when no move is legal (a
+    step after the end, or a start position with no move: else ``noop`` would never end it).
+    Row ``i`` of ``obs`` and ``masks`` is rewritten only when the board changed, so
+    ``masks[i]`` is always the current board's. (Rows, not per-board array views, keep the
+    vector env's loop free of view bookkeeping.)
     """
     lo, hi = states[i, LO], states[i, HI]
     lo2, hi2, gain = _after(lo, hi, action)
     if lo2 == lo and hi2 == hi:
-        return -cfg[INVALID_PENALTY], np.int64(0), False, cfg[TERMINATE_INVALID] != 0.0
+        dead = (masks[i, 0] | masks[i, 1] | masks[i, 2] | masks[i, 3]) == 0
+        return -cfg[INVALID_PENALTY], np.int64(0), False, dead or cfg[TERMINATE_INVALID] != 0.0
     kind = np.int64(cfg[REWARD])
     if kind == R.SCORE:
         reward = np.float64(gain)

@@ -55,8 +55,10 @@ def observation_shape(kind: str, planes: int = 16) -> tuple[int, ...]:
 
 
 def observation_high(kind: str) -> int:
-    """The largest value an element of encoding ``kind`` takes."""
-    return K.MAX_EXPONENT if kind_code(kind) == EXPONENTS else 1
+    """The largest value an element of encoding ``kind`` takes: a board may hold tiles up
+    to ``2**MAX_EXPONENT`` and one slide may merge two of them, so exponents reach
+    ``MAX_EXPONENT + 1``."""
+    return K.MAX_EXPONENT + 1 if kind_code(kind) == EXPONENTS else 1
 
 
 @njit

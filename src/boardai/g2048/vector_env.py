@@ -29,7 +29,7 @@ from gymnasium.vector.utils import batch_space
 from boardai._jit import njit
 from boardai.g2048 import env_core as C
 from boardai.g2048.board import Board
-from boardai.g2048.env import DEFAULT_MAX_STEPS, env_options
+from boardai.g2048.env import DEFAULT_MAX_STEPS, check_integer, env_options
 
 
 @njit
@@ -105,12 +105,15 @@ class Game2048VectorEnv(gym.vector.VectorEnv):
         max_steps: int | None = DEFAULT_MAX_STEPS,
         render_mode: str | None = None,
     ) -> None:
+        check_integer("num_envs", num_envs)
         if num_envs < 1:
             raise ValueError(f"num_envs must be >= 1, got {num_envs}")
         if callable(reward):
             raise ValueError("the vector env takes a reward name, not a callable")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
+            )
         self._cfg, self.single_observation_space = env_options(
             observation, planes, reward, move_penalty, invalid, invalid_penalty, p4,
             start_tiles, start_p4, max_steps,
