@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import importlib.util
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -88,26 +89,36 @@ def run(args: argparse.Namespace) -> int:
     from boardai.cli._common import check_output, console, progress
     from boardai.cli._flags import given
     from boardai.errors import UsageError
+    from boardai.g2048.train.dqn import resolve_device
     from boardai.g2048.train.dqn_run import preset_run, resumed_config, train
     from boardai.learn.run import Progress
 
     values = given(args, args.config_flags)
     out = Path(args.out)
+    if args.evaluate < 0:  # not a silent full training run
+        raise UsageError(f"--evaluate must be >= 1 games, got {args.evaluate}")
     if args.evaluate > 0:
         if not 0 <= args.evaluate_seed < 2**32:
             raise UsageError(f"--evaluate-seed must be in 0..2^32-1, got {args.evaluate_seed}")
-        return _evaluate(out / "best.pt", args.evaluate, args.evaluate_seed, args.json)
+        return _evaluate(
+            out / "best.pt", args.evaluate, args.evaluate_seed, args.json, values.get("device")
+        )
     checkpoint = out / "checkpoint.pt" if args.resume else None
     try:
         if checkpoint is not None:
             config = resumed_config(checkpoint, **values)
         else:
             config = preset_run(args.preset, **values)
+        resolve_device(config.device)  # a missing GPU: one line now, not a traceback later
     except UsageError:
         raise
     except (ValueError, TypeError) as e:
         raise UsageError(str(e)) from None
     check_output(out, "--out", folder=True)
+    if config.tensorboard:
+        if importlib.util.find_spec("tensorboard") is None:
+            raise UsageError("--tensorboard needs the tensorboard package: pip install tensorboard")
+        check_output(config.tensorboard, "--tensorboard", folder=True)
     with progress() as bar:
         task = bar.add_task("training DQN", total=config.steps)
 
@@ -131,13 +142,28 @@ def run(args: argparse.Namespace) -> int:
     return 130 if summary["interrupted"] else 0
 
 
-def _evaluate(path: Any, games: int, seed: int, as_json: bool) -> int:
+def _evaluate(path: Any, games: int, seed: int, as_json: bool, device: str | None) -> int:
+    """Greedy games of ``path`` on ``device`` (--device), else on the device it trained on,
+    or on the CPU where that one is not here (a run trained on a GPU box, evaluated at home)."""
     from boardai.cli._common import console
+    from boardai.errors import UsageError
     from boardai.g2048.qnet import load_checkpoint
-    from boardai.g2048.train.dqn import DQNConfig, DQNTrainer
+    from boardai.g2048.train.dqn import DQNConfig, DQNTrainer, resolve_device
 
     state = load_checkpoint(path)
-    trainer = DQNTrainer(DQNConfig(**state["config"]), path.parent)
+    config = dict(state["config"])
+    try:
+        if device is not None:
+            config["device"] = resolve_device(device)
+        else:
+            try:
+                resolve_device(config.get("device", "cpu"))
+            except ValueError:
+                config["device"] = "cpu"
+        cfg = DQNConfig(**config)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    trainer = DQNTrainer(cfg, path.parent)
     trainer.load(path)
     ev = trainer.evaluate(games, seed=seed)
     summary = {k: v for k, v in ev.items() if k not in ("scores", "tiles")}

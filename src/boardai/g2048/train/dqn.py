@@ -186,10 +186,50 @@ class DQNConfig:
                 self.net != "afterstate" or self.reward in ("score", "log2"),
                 "the afterstate net needs reward score or log2",
             ),
+            # what the trainer would otherwise refuse with a traceback, or never notice
+            (self.channels >= 1 and self.hidden >= 1, "channels and hidden must be >= 1"),
+            (0.0 <= self.p4 <= 1.0, f"p4 must be in [0, 1], got {self.p4}"),
+            (
+                0.0 <= self.eps_start <= 1.0 and 0.0 <= self.eps_end <= 1.0,
+                "eps_start and eps_end must be in [0, 1]",
+            ),
+            (self.eps_decay > 0, f"eps_decay must be > 0, got {self.eps_decay}"),
+            (self.target_period >= 1, f"target_period must be >= 1, got {self.target_period}"),
+            (self.eval_games >= 1, f"eval_games must be >= 1, got {self.eval_games}"),
+            (
+                self.eval_every >= 0 and self.save_every >= 0,
+                "eval_every and save_every must be >= 0 (0: only at the end)",
+            ),
+            (
+                self.warmup >= 0 and self.greedy_every >= 0,
+                "warmup and greedy_every must be >= 0",
+            ),
+            (
+                self.episodes_per_fit >= 1 and self.fit_epochs >= 1,
+                "episodes_per_fit and fit_epochs must be >= 1",
+            ),
+            (
+                min(self.fit_newest, self.fit_older) >= 0 and self.fit_newest + self.fit_older > 0,
+                "fit_newest and fit_older must be >= 0, and not both 0",
+            ),
+            (
+                self.fit_mode != "stream" or max(self.warmup, self.batch_size) <= self.replay_size,
+                f"warmup ({self.warmup}) and batch_size ({self.batch_size}) must not exceed "
+                f"replay_size ({self.replay_size}): the buffer never fills that far, so no "
+                "update would ever run",
+            ),
+            (
+                self.fit_mode != "seed000" or self.warmup <= self.replay_size,
+                f"warmup ({self.warmup}) must not exceed replay_size ({self.replay_size}): the "
+                "buffer never fills that far, so no fit would ever run",
+            ),
+            (self.seed >= 0, f"seed must be >= 0, got {self.seed}"),
+            (self.threads >= 1, f"threads must be >= 1, got {self.threads}"),
         ]
         for ok, why in checks:
             if not ok:
                 raise ValueError(why)
+        device_kind(self.device)
 
     def net_kwargs(self) -> dict[str, Any]:
         """Keyword arguments of :func:`boardai.g2048.qnetworks.build_net` for this config."""
@@ -289,12 +329,36 @@ def preset_config(name: str, **overrides: Any) -> DQNConfig:
     return DQNConfig(**{**PRESETS[name], **overrides})
 
 
-def resolve_device(name: str) -> str:
-    """``auto`` -> cuda when available, else cpu; any other name as given."""
+def device_kind(name: str) -> str:
+    """The type of torch device ``name`` (``auto`` for auto), or ValueError in one line: a
+    config checks the name at once, not when a run has begun."""
     import torch
 
     if name == "auto":
+        return name
+    try:
+        return torch.device(name).type
+    except (RuntimeError, TypeError):
+        raise ValueError(
+            f"device must be cpu, cuda, cuda:N, another torch device or auto, got {name!r}"
+        ) from None
+
+
+def resolve_device(name: str) -> str:
+    """``auto`` -> cuda when available, else cpu; any other name as given, once it is known
+    to be there (ValueError in one line for a CUDA device this machine lacks, where torch
+    would raise an AssertionError deep in the first ``.to``)."""
+    import torch
+
+    if device_kind(name) == "auto":
         return "cuda" if torch.cuda.is_available() else "cpu"
+    device = torch.device(name)
+    if device.type == "cuda":
+        count = torch.cuda.device_count() if torch.cuda.is_available() else 0
+        if count == 0:
+            raise ValueError(f"device {name!r}: this machine has no CUDA (use cpu or auto)")
+        if device.index is not None and device.index >= count:
+            raise ValueError(f"device {name!r}: this machine has {count} CUDA device(s)")
     return name
 
 
@@ -622,11 +686,25 @@ class DQNTrainer:
             torch_file.save(state, f)
 
     def load(self, path: str | Path) -> None:
-        """Continue from a checkpoint written by :meth:`save` (same network settings)."""
+        """Continue from a checkpoint written by :meth:`save` (same network settings, and
+        the same ``replay_size`` if it holds a replay buffer: else ModelFileError)."""
+        from boardai.errors import ModelFileError
+
         state = load_checkpoint(path)
-        self.net.load_state_dict(state["net"])
-        self.target.load_state_dict(state["target"])
-        self.opt.load_state_dict(state["optimizer"])
+        saved = state.get("replay")
+        if saved is not None and saved.get("capacity") != self.replay.capacity:
+            raise ModelFileError(
+                path,
+                f"its replay buffer holds {saved.get('capacity')} transitions, this run's "
+                f"replay_size is {self.replay.capacity}",
+            )
+        try:
+            self.net.load_state_dict(state["net"])
+            self.target.load_state_dict(state["target"])
+            self.opt.load_state_dict(state["optimizer"])
+        except (KeyError, RuntimeError, ValueError) as e:
+            why = str(e).splitlines()[0]
+            raise ModelFileError(path, f"its network does not match this run's ({why})") from None
         for group in self.opt.param_groups:  # the config's rate, so --lr applies on --resume
             group["lr"] = self.cfg.lr
         c = state["counters"]
@@ -768,6 +846,8 @@ class DQNTrainer:
                     on_progress(self.env_steps - before)
         except KeyboardInterrupt:
             interrupted = True
+        if interrupted:  # saved before the final evaluation, which a second Ctrl-C may cut
+            self.save(self.out / "checkpoint.pt")
         final = self._evaluate_and_log(t0, steps0, updates0)
         self.save(self.out / "checkpoint.pt")
         self.plot()

@@ -55,11 +55,38 @@ def preset_run(name: str, **values: Any) -> DQNRun:
     return config_from_dict(DQNRun, {**PRESETS[name], **values})
 
 
+#: The options that shape the network: a resumed run cannot change them (its weights would
+#: not fit).
+FIXED_ON_RESUME = ("net", "planes", "channels", "hidden", "fc_layers", "lookahead_input")
+
+
+def _plain(kwargs: dict[str, Any]) -> dict[str, Any]:
+    return {k: list(v) if isinstance(v, tuple | list) else v for k, v in kwargs.items()}
+
+
 def resumed_config(resume: str | os.PathLike[str], **values: Any) -> DQNRun:
-    """The run saved in checkpoint ``resume`` with ``values`` over its hyperparameters."""
+    """The run saved in checkpoint ``resume`` with ``values`` over its hyperparameters
+    (ValueError naming the option for a change the checkpoint's network, or the replay
+    buffer it holds, cannot take)."""
     from boardai.g2048.qnet import load_checkpoint
 
-    return config_from_dict(DQNRun, {**load_checkpoint(Path(resume))["config"], **values})
+    state = load_checkpoint(Path(resume))
+    saved = state["config"]
+    config = config_from_dict(DQNRun, {**saved, **values})
+    net = (config.net, _plain(config.net_kwargs()))
+    if net != (state.get("net_name"), _plain(state.get("net_kwargs") or {})):
+        changed = [k for k in FIXED_ON_RESUME if k in saved and getattr(config, k) != saved[k]]
+        raise ValueError(
+            f"{', '.join(changed) or 'the network'} cannot change on a resumed run: its "
+            f"checkpoint's network is {state.get('net_name')} {state.get('net_kwargs')}"
+        )
+    replay = state.get("replay")
+    if replay is not None and replay.get("capacity") != config.replay_size:
+        raise ValueError(
+            f"replay_size cannot change on a resumed run whose checkpoint holds its replay "
+            f"buffer (of {replay.get('capacity')} transitions)"
+        )
+    return config
 
 
 def train(
