@@ -154,7 +154,9 @@ class Game2048Env(gym.Env[np.ndarray, np.int64]):
     - ``render_mode``: ``"ansi"``, ``"rgb_array"`` or ``"human"`` (prints the text board).
 
     ## Version History
-    - v0: first version.
+    - v0: first version. Fixed in place (2026-11-27; episodes of every seed unchanged): a step
+      on a board with no legal move terminates (with ``invalid="noop"`` it ran on to
+      ``max_steps``), and the exponents space's bound is 31, not 30.
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (Gymnasium declares it this way)
