@@ -40,7 +40,8 @@ def test_play_in_the_terminal(
     assert main(["othello", "play", "--ai", "alphabeta:depth=2", "--record", str(rec)]) == 0
     record = json.loads(rec.read_text())
     assert record["game"] == "othello" and record["moves"][0] == "f5"
-    assert "unknown move" in capsys.readouterr().out  # a1 is not a move; Enter alone is none
+    out = capsys.readouterr().out
+    assert "illegal move a1" in out and "unknown move" not in out  # Enter alone: no move
 
 
 def test_gtp_server_on_stdin(

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
+from boardai.g2048 import Game
 from boardai.ui.web.protocol import MAX_DEPTH, MAX_DIGITS, MAX_REPLAY_MOVES
 from tests.ui.conftest import live_server
 
@@ -220,7 +221,12 @@ def test_a_padded_record_is_refused_before_it_is_replayed(server):
         assert reply["type"] == "error" and "bad record" in reply["message"], reply
         assert f"at most {MAX_REPLAY_MOVES}" in reply["message"]
         short = ask(ws, {"type": "replay", "record": {**record, "moves": moves[:10]}})
-        assert short["type"] == "state" and short["length"] == 11
+        assert short["type"] == "error" and "a move with no spawn" in short["message"], short
+        game = Game(seed=1)
+        for _ in range(10):
+            game.move(next(a for a in range(4) if game.board.slide(a)[0] != game.board))
+        played = ask(ws, {"type": "replay", "record": game.to_record()})
+        assert played["type"] == "state" and played["length"] == 11
 
 
 # -- searches: bounded, one per game, cancelled with their client --------------------------
