@@ -158,15 +158,17 @@ def test_fetch_from_a_local_server(
     g = Game(seed=2)
     assert make_agent("ntuple:model=tiny").act(g.board) in g.board.legal_actions()
 
-    # a damaged copy on the server: the download is refused and not kept
-    data = bytearray(model.read_bytes())
+    # a damaged copy on the server: the download is refused and not kept (the good copy is)
+    good = model.read_bytes()
+    data = bytearray(good)
     data[len(data) // 2] ^= 0xFF
     model.write_bytes(bytes(data))
     assert main(["models", "fetch", "tiny", "--force", "--timeout", "10"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "does not match the manifest's sha256" in err
-    assert not cached.exists()
+    assert cached.read_bytes() == good and [p.name for p in cached.parent.iterdir()] == [model.name]
     # nothing there at all
+    cached.unlink()
     model.unlink()
     assert main(["models", "fetch", "tiny", "--timeout", "10"]) == 2
     err = capsys.readouterr().err

@@ -204,3 +204,29 @@ def test_an_othello_sweep_measures_as_the_runs_own_checks(tmp_path: Path) -> Non
             r["strength"]["value"],
             r["strength"]["se"],
         )
+
+
+def test_resume_refuses_results_measured_on_other_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Strengths of other games do not rank with this sweep's: the [eval] changed, a result
+    measured before is refused; removed, its model is measured again, not trained again."""
+    sweep = tmp_path / "s.toml"
+    text = (
+        'trainer = "2048-ntuple"\n[base]\npatterns = "0123"\nepisodes = 20\nreport_every = 10\n'
+        "[eval]\ngames = 3\nseed = 1\n"
+    )
+    sweep.write_text(text)
+    argv = ["sweep", str(sweep), "--workers", "1", "--json", str(tmp_path / "s.json")]
+    assert main(argv) == 0
+    sweep.write_text(text.replace("games = 3", "games = 4"))
+    capsys.readouterr()
+    assert main([*argv, "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("boardai: error: ") and err.count("\n") == 1
+    assert "result.json was measured on 3 games from seed 1, [eval] now asks for 4" in err
+    (tmp_path / "s" / "base" / "result.json").unlink()
+    assert main([*argv, "--resume"]) == 0
+    (result,) = json.loads((tmp_path / "s.json").read_text())["results"]
+    assert result["strength"]["games"] == 4 and result["done"] == 20
+    assert [r["done"] for r in rows(tmp_path / "s" / "base" / "progress.csv")] == ["10", "20"]

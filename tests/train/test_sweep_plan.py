@@ -15,8 +15,8 @@ from boardai.train.plan import plan_from_dict, read_plan, trial_name
 BASE = {"patterns": "0123,4567", "episodes": 100}
 
 
-def _plan(**tables: Any) -> Any:
-    return plan_from_dict({"trainer": "2048-ntuple", "base": BASE, **tables})
+def _plan(most_trials: int | None = 1000, **tables: Any) -> Any:
+    return plan_from_dict({"trainer": "2048-ntuple", "base": BASE, **tables}, "sweep", most_trials)
 
 
 def test_a_grid_is_every_combination_named_after_what_varies() -> None:
@@ -90,6 +90,27 @@ def test_names_are_safe_in_a_path_and_an_agent_spec_and_bounded() -> None:
         ('trainer = "2048-ntuple"\n[sweep]\n', "unknown key 'sweep'"),
         ("[base]\nalpha = 0.1\n", "name the learner"),
         ('trainer = "2048-ntuple\n', "not TOML"),
+        # the same run twice, under two names
+        ('trainer = "2048-ntuple"\n[grid]\nalpha = [1, 1.0]\n', "same configuration"),
+        (
+            'trainer = "2048-ntuple"\n[[trial]]\nname = "a"\n[[trial]]\nname = "b"\n',
+            "trials a and b are the same configuration",
+        ),
+        ('trainer = "2048-ntuple"\n[[trial]]\n[[trial]]\nalpha = 0.1\n', "same configuration"),
+        ('trainer = "2048-ntuple"\n[grid]\nname = ["a", "b"]\n', "[grid] name: a trial's name"),
+        # more trials than anyone trains by mistake: counted, not built (10^12 here)
+        pytest.param(
+            'trainer = "2048-ntuple"\n[grid]\n'
+            + "".join(f"{k} = {list(range(1, 1001))}\n" for k in ("seed", "episodes", "threads"))
+            + f"alpha = {[i / 1000 for i in range(1, 1001)]}\n",
+            "1,000,000,000,000 [grid] combinations, more than 1,000 trials",
+            id="huge-grid",
+        ),
+        pytest.param(
+            'trainer = "2048-ntuple"\n' + "[[trial]]\n" * 1001,
+            "1,001 [[trial]] tables, more than 1,000 trials",
+            id="huge-list",
+        ),
     ],
 )
 def test_a_mistake_in_the_file_is_one_line_before_anything_runs(
@@ -118,3 +139,14 @@ def test_a_missing_file_is_one_line(tmp_path: Path) -> None:
 def test_the_example_sweeps_read(path: Path) -> None:
     plan = read_plan(path)
     assert len(plan.trials) >= 3 and plan.varied
+
+
+def test_force_trains_a_sweep_of_many_trials() -> None:
+    from boardai.cli import sweep as command
+    from boardai.train.plan import MANY_TRIALS
+
+    assert command.MANY_TRIALS == MANY_TRIALS  # the --help says the limit the plan applies
+    grid = {"seed": list(range(MANY_TRIALS + 1))}
+    with pytest.raises(UsageError, match="more than 1,000 trials"):
+        _plan(grid=grid)
+    assert len(_plan(grid=grid, most_trials=None).trials) == MANY_TRIALS + 1

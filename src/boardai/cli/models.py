@@ -309,12 +309,13 @@ def _bits(text: str) -> int:
 def run_compact(args: argparse.Namespace) -> int:
     import os
 
-    from boardai.cli._common import console
+    from boardai.cli._common import check_output, console
     from boardai.learn.model_file import compact_model, read_meta
     from boardai.learn.store import sha256_of
 
     out = console()
     network_type = _network_type(read_meta(args.src)["game"])
+    check_output(args.out, "OUT")  # before the minute of LZMA, not after
     with console(stderr=True).status(f"compacting {args.src} (LZMA: a minute for a 5x6 network)"):
         meta, change = compact_model(
             args.src, args.out, network_type, bits=args.bits, drop_untouched=args.drop_untouched

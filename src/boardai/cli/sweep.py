@@ -8,6 +8,9 @@ from typing import Any
 
 from boardai.cli._common import output_option, positive_int
 
+#: boardai.train.plan.MANY_TRIALS, here without importing the learners at start-up.
+MANY_TRIALS = 1000
+
 EXAMPLES = """
 boardai sweep examples/sweep-2048-ntuple.toml --out runs/sweep --workers 2
 boardai sweep examples/sweep-2048-ntuple.toml --out runs/sweep --resume --json sweep.json
@@ -62,6 +65,11 @@ def register(app: Any) -> None:
         "the others",
     )
     output_option(p, "--json", metavar="FILE", help="write every trial's result, ranked, as JSON")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help=f"train a sweep of more than {MANY_TRIALS:,} trials (refused without it)",
+    )
     p.set_defaults(func=run)
 
 
@@ -76,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     from boardai.train.plan import read_plan
     from boardai.train.sweep import finished_trials, run_sweep, sweep_table
 
-    plan = read_plan(args.file)
+    plan = read_plan(args.file, most_trials=None if args.force else MANY_TRIALS)
     out_dir = args.out or str(Path(args.file).with_suffix(""))
     if not args.out:
         check_output(out_dir, "--out", folder=True)

@@ -201,14 +201,27 @@ def compact_model(
 
     Returns:
         the metadata written, and the largest absolute change of a weight that is kept.
+
+    Raises:
+        UsageError: ``dst`` is ``src`` (the full file would be lost), or no TC state to drop by.
+        ModelFileError: ``src`` is not a readable model of ``network_type``.
     """
+    if Path(src).exists() and Path(dst).exists() and os.path.samefile(src, dst):  # or a link
+        raise UsageError(
+            f"{os.fspath(dst)} is {os.fspath(src)}: the compact file would replace the full "
+            "one, its precision and training state lost; write it to another file"
+        )
     network, meta, _ = load_model(src, network_type, with_extra=False)  # TC: gigabytes
     with _open(src) as z:
         names = _extra_names(z, meta)
         dropped = sorted(names)
         untouched = 0
         if drop_untouched:
-            tc_a = z[names["tc_a"]] if "tc_a" in names else None
+            try:
+                tc_a = z[names["tc_a"]] if "tc_a" in names else None
+            except (ValueError, OSError, EOFError, zipfile.BadZipFile) as e:
+                why = f"damaged model file ({type(e).__name__}: {e})"
+                raise ModelFileError(src, why) from None
             if tc_a is None or tc_a.shape != network.weights.shape:
                 raise UsageError(
                     f"{os.fspath(src)}: no TC state (a training file of --tc) to tell which "

@@ -152,14 +152,24 @@ def _read(path: str, holds_files: bool, mtime_ns: int, url_override: str) -> Man
         raise ModelFileError(path, f"cannot read the model manifest ({e})") from None
     if not isinstance(data.get("format", 1), int) or data.get("format", 1) > FORMAT:
         raise ModelFileError(path, f"manifest format {data['format']!r} is not one this reads")
-    url = url_override or str(data.get("url", ""))
-    if url and "{file}" not in url:
-        url = url.rstrip("/") + "/{file}"
+    given = url_override or str(data.get("url", ""))
+    url = given if not given or "{file}" in given else given.rstrip("/") + "/{file}"
+    try:
+        url.format(file="", name="")
+    except (KeyError, IndexError, ValueError) as e:  # a stray brace: {0}, {oops}, {file
+        source = f"${ENV_URL}" if url_override else f"{path}: url"
+        raise UsageError(
+            f"{source} {given!r} is not a URL template ({e}): only {{file}} and {{name}} are "
+            "filled in"
+        ) from None
+    tables = data.get("model", [])
+    if not isinstance(tables, list):
+        raise ModelFileError(path, "the models are [[model]] tables")
     entries = []
-    for i, raw in enumerate(data.get("model", [])):
+    for i, raw in enumerate(tables):
         try:
             entries.append(_entry(raw, url))
-        except (KeyError, TypeError, ValueError) as e:
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
             where = raw.get("name", f"model {i + 1}") if isinstance(raw, dict) else i + 1
             raise ModelFileError(path, f"bad manifest entry {where}: {e}") from None
     seen: set[str] = set()
@@ -183,6 +193,8 @@ def _entry(raw: dict[str, Any], url: str) -> ModelEntry:
     if Path(file).name != file:
         raise ValueError(f"file {file!r} must be a bare file name")
     s = raw.get("strength", {})
+    if not isinstance(s, dict):
+        raise TypeError("strength is a table ([model.strength])")
     return ModelEntry(
         name=name,
         game=game,
@@ -431,22 +443,35 @@ def fetch(name: str, force: bool = False, progressbar: Any = False, timeout: flo
         raise UsageError(
             f"model {name!r} has no download URL (set url in {manifest().path} or ${ENV_URL})"
         )
+    import shutil
+    import tempfile
+
     import pooch
     import requests
 
     target = cache_dir()
-    if force:
-        (target / e.file).unlink(missing_ok=True)
     pooch.get_logger().setLevel("WARNING")
     downloader = pooch.HTTPDownloader(progressbar=progressbar, timeout=timeout)
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        # Downloaded into a folder of its own, then moved over the copy here: a failed download
+        # (no network, a bad file) leaves the copy as it was, even with ``force``.
+        staging = Path(tempfile.mkdtemp(prefix=".fetch-", suffix=".boardai-tmp", dir=target))
+    except OSError as ex:
+        raise UsageError(
+            f"cannot write the model cache {target}: {ex.strerror or ex} "
+            "(on Linux, $XDG_CACHE_HOME moves it)"
+        ) from None
     try:
         path = pooch.retrieve(
             e.url,
             known_hash=f"sha256:{e.sha256}",
             fname=e.file,
-            path=target,
+            path=staging,
             downloader=downloader,
         )
+        out = target / e.file
+        os.replace(path, out)
     except requests.RequestException as ex:
         why = str(ex).splitlines()[0] if str(ex) else type(ex).__name__
         raise UsageError(f"cannot download model {name!r} from {e.url}: {why}") from None
@@ -454,6 +479,11 @@ def fetch(name: str, force: bool = False, progressbar: Any = False, timeout: flo
         raise ModelFileError(
             e.url, f"the download does not match the manifest's sha256 {e.sha256[:12]}..."
         ) from None
-    out = Path(path)
+    except OSError as ex:  # a full disk, a cache taken away meanwhile
+        raise UsageError(
+            f"cannot write model {name!r} into {target}: {ex.strerror or ex}"
+        ) from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     check(e, out)
     return out

@@ -41,6 +41,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 import os
 import re
 import tomllib
@@ -57,6 +58,10 @@ SECTIONS = ("trainer", "base", "grid", "trial", "eval")
 #: A trial's name: what a path and an agent spec (``ntuple:model=DIR/NAME/model.npz``) take.
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+-]*(_[A-Za-z0-9.+-]+)*")
 LONGEST_NAME = 100
+#: Trials past which a sweep is refused unless asked for (``most_trials``; ``boardai sweep
+#: --force``): each is a training run of minutes to hours, and a grid of a few long lists
+#: multiplies out to more than a machine can hold, let alone train.
+MANY_TRIALS = 1000
 
 
 @dataclass(frozen=True)
@@ -88,9 +93,10 @@ def config_json(config: Any) -> dict[str, Any]:
     return json.loads(json.dumps(asdict(config)))
 
 
-def read_plan(path: str | os.PathLike[str]) -> Plan:
+def read_plan(path: str | os.PathLike[str], most_trials: int | None = MANY_TRIALS) -> Plan:
     """The sweep file at ``path`` (UsageError, one line, for a file that cannot be read, is not
-    TOML, or asks for anything unknown or out of range)."""
+    TOML, asks for anything unknown or out of range, or for more than ``most_trials`` trials
+    where that is not None)."""
     where = os.fspath(path)
     try:
         with open(path, "rb") as f:
@@ -101,11 +107,14 @@ def read_plan(path: str | os.PathLike[str]) -> Plan:
         raise UsageError(f"{where}: not TOML ({e})") from None
     except UnicodeDecodeError:
         raise UsageError(f"{where}: not TOML (not UTF-8 text)") from None
-    return plan_from_dict(data, where)
+    return plan_from_dict(data, where, most_trials)
 
 
-def plan_from_dict(data: Mapping[str, Any], where: str = "sweep") -> Plan:
-    """The plan of a sweep file's contents; ``where`` names the file in errors."""
+def plan_from_dict(
+    data: Mapping[str, Any], where: str = "sweep", most_trials: int | None = MANY_TRIALS
+) -> Plan:
+    """The plan of a sweep file's contents; ``where`` names the file in errors. More than
+    ``most_trials`` trials (None: no limit) is a UsageError, counted before any is built."""
     unknown = [k for k in data if k not in SECTIONS]
     if unknown:
         raise UsageError(f"{where}: unknown key {unknown[0]!r} (a sweep has {', '.join(SECTIONS)})")
@@ -131,12 +140,20 @@ def plan_from_dict(data: Mapping[str, Any], where: str = "sweep") -> Plan:
         config_from_dict(cls, base)
     except ValueError as e:
         raise UsageError(f"{where}: [base]: {e}") from None
+    if "name" in grid:
+        raise UsageError(
+            f"{where}: [grid] name: a trial's name comes from the values that vary "
+            '(or give each [[trial]] its own name = "...")'
+        )
     if listed:
+        _check_count(len(listed), "[[trial]] tables", most_trials, where)
         varied, named = _listed(listed, where)
     else:
+        _check_count(_grid_size(grid, where), "[grid] combinations", most_trials, where)
         varied, named = _grid(grid, where)
     trials: list[Trial] = []
     seen: dict[str, int] = {}
+    configs: dict[Any, str] = {}
     for i, (name, values) in enumerate(named):
         if name in seen:
             raise UsageError(
@@ -150,9 +167,24 @@ def plan_from_dict(data: Mapping[str, Any], where: str = "sweep") -> Plan:
             chosen.check(config)
         except ValueError as e:
             raise UsageError(f"{where}: trial {name}: {e}") from None
+        same = configs.setdefault(_frozen(config_json(config)), name)
+        if same != name:  # alpha = [1, 1.0]: the same run, trained twice for nothing
+            raise UsageError(
+                f"{where}: trials {same} and {name} are the same configuration "
+                "(to train one twice, give each its own seed)"
+            )
         shown = {k: values[k] for k in varied if k in values}
         trials.append(Trial(name, shown, config))
     return Plan(chosen.name, tuple(trials), evaluation, varied)
+
+
+def _frozen(value: Any) -> Any:
+    """``value`` (JSON) as a key of a dict, equal where the values are: ``1`` and ``1.0`` too."""
+    if isinstance(value, dict):
+        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    return value
 
 
 def _table(data: Mapping[str, Any], key: str, where: str) -> dict[str, Any]:
@@ -162,13 +194,27 @@ def _table(data: Mapping[str, Any], key: str, where: str) -> dict[str, Any]:
     return value
 
 
+def _check_count(count: int, what: str, most: int | None, where: str) -> None:
+    if most is not None and count > most:
+        raise UsageError(
+            f"{where}: {count:,} {what}, more than {most:,} trials: each one is a training "
+            "run; cut the sweep down, or train them all with boardai sweep --force"
+        )
+
+
+def _grid_size(grid: dict[str, Any], where: str) -> int:
+    """The number of combinations of the grid's values (which it checks are lists)."""
+    for key, values in grid.items():
+        if not isinstance(values, list) or not values:
+            raise UsageError(f"{where}: [grid] {key} is a list of values, e.g. {key} = [1, 2]")
+    return math.prod(len(values) for values in grid.values())
+
+
 def _grid(
     grid: dict[str, Any], where: str
 ) -> tuple[tuple[str, ...], list[tuple[str, dict[str, Any]]]]:
     """The options that vary and every combination of the grid's values, named."""
-    for key, values in grid.items():
-        if not isinstance(values, list) or not values:
-            raise UsageError(f"{where}: [grid] {key} is a list of values, e.g. {key} = [1, 2]")
+    _grid_size(grid, where)
     varied = tuple(k for k, v in grid.items() if len(v) > 1)
     named = []
     for combination in itertools.product(*grid.values()):

@@ -150,17 +150,18 @@ def run_sweep(
 
 def finished_trials(plan: Plan, out: str | os.PathLike[str]) -> dict[int, dict[str, Any]]:
     """The results already in ``out`` of the trials of ``plan``, by trial index; a result of
-    another config under a trial's name is a UsageError (one line)."""
+    another config under a trial's name, or measured otherwise than ``plan.evaluation``
+    (its strength would not compare with the others'), is a UsageError (one line)."""
     found = {}
     for i, trial in enumerate(plan.trials):
         path = Path(out, trial.name, RESULT)
         if path.exists():
-            found[i] = _finished(path, config_json(trial.config))
+            found[i] = _finished(path, config_json(trial.config), plan)
     return found
 
 
-def _finished(path: Path, config: dict[str, Any]) -> dict[str, Any]:
-    """The result at ``path``, checked to be of ``config``."""
+def _finished(path: Path, config: dict[str, Any], plan: Plan) -> dict[str, Any]:
+    """The result at ``path``, checked to be of ``config``, measured as ``plan`` measures."""
     from boardai.arena.journal import differences
 
     try:
@@ -172,6 +173,16 @@ def _finished(path: Path, config: dict[str, Any]) -> dict[str, Any]:
         why = differences(found or {}, config)
         raise UsageError(
             f"{path} is the result of another config ({why}); give another --out, or remove it"
+        )
+    strength = result.get("strength")
+    strength = strength if isinstance(strength, dict) else {}
+    games, seed = strength.get("games"), strength.get("seed")
+    want = plan.evaluation
+    if (games, seed) != (want.games, want.seed):  # its strength would not rank with the others'
+        raise UsageError(
+            f"{path} was measured on {games} games from seed {seed}, [eval] now asks for "
+            f"{want.games} from seed {want.seed}; give another --out, or remove it to measure its "
+            "model again"
         )
     return result
 
