@@ -215,10 +215,12 @@ def test_the_journal_clears_the_partial_files_it_no_longer_needs(tmp_path: Path)
 def test_ctrl_c_over_a_process_pool_keeps_each_worker_s_game_where_it_stopped(
     tmp_path: Path,
 ) -> None:
-    # A real SIGINT to the parent (in a fresh interpreter, as in test_runner) as the first game
-    # of a two-worker run finishes: the parent stops the pool, and each worker, in the middle
-    # of its next game, saves that game's position before it exits. The games here take a few
-    # hundredths of a second, far below the 30 s between saves, so every file is a stop's.
+    # A real SIGINT to the parent (in a fresh interpreter, as in test_runner) as the fourth
+    # game of a two-worker run finishes: the parent stops the pool, and each worker, in the
+    # middle of its next game, saves that game's position before it exits. (At the first
+    # result the other worker may not have begun a game yet, still starting up: then nothing
+    # is under way to keep, about one run in ten.) The games here take a few hundredths of a
+    # second, far below the 30 s between saves, so every file is a stop's.
     script = """
 import json, multiprocessing, os, signal, sys
 from boardai.arena import runner
@@ -230,8 +232,8 @@ signal.signal(signal.SIGINT, signal.default_int_handler)
 sent = []
 
 def on_result(index, result):
-    if not sent:
-        sent.append(index)
+    sent.append(index)
+    if len(sent) == 4:
         os.kill(os.getpid(), signal.SIGINT)
 
 header = json.loads(sys.argv[2])

@@ -116,3 +116,17 @@ def test_a_game_from_a_set_position_records_and_replays() -> None:
     r = Game.from_record(record)
     assert r.start_board == start and r.board == g.board and r.score == g.score
     assert "start_grid" not in Game(seed=1).to_record()
+
+
+def test_a_record_taken_while_a_move_is_half_done_replays() -> None:
+    """A stopped pool worker saves its game from inside ``move`` (the interrupt strikes
+    between any two statements): the score may already count a move the steps do not yet
+    hold. The record then still replays, to the moves it holds, so the game goes on from
+    there instead of starting again."""
+    g = Game(seed=3)
+    _play(g, 30)
+    whole = g.to_record()
+    g.score += 16  # the next move's reward counted, its step not yet appended
+    half = g.to_record()
+    assert half["score"] == whole["score"]
+    assert Game.from_record(half, seeded=True).board == Game.from_record(whole).board

@@ -125,7 +125,13 @@ class Game:
     # -- records --------------------------------------------------------------------------
 
     def to_record(self) -> dict[str, Any]:
-        """A JSON-ready record from which :meth:`from_record` replays this game exactly."""
+        """A JSON-ready record from which :meth:`from_record` replays this game exactly.
+
+        The score is the sum of the moves' rewards (:attr:`score` when no move is under way):
+        a record saved as an interrupt strikes inside :meth:`move` (a stopped worker saving
+        its game, :mod:`boardai.arena.solo`), between the score's update and the move's, still
+        replays to its own score.
+        """
         return {
             "game": "2048",
             "version": RECORD_VERSION,
@@ -134,7 +140,7 @@ class Game:
             "start": [list(s) for s in self.start],
             **({"start_grid": self.start_board.to_grid()} if self.custom_start else {}),
             "moves": [[s.action, s.cell, s.value] for s in self.steps],
-            "score": self.score,
+            "score": sum(s.reward for s in self.steps),
             "max_tile": self.board.max_tile(),
             "n_moves": self.moves,
         }
