@@ -313,3 +313,13 @@ def test_exponent_made_by_merging_two_largest_tiles_is_in_the_space() -> None:
     obs, *_ = env.step(3)
     assert obs[0, 0] == K.MAX_EXPONENT + 1
     assert obs in env.observation_space
+
+
+def test_render_without_a_mode_warns_and_returns_none() -> None:
+    """Gymnasium's convention (its own envs): no render_mode, render() says so and gives None."""
+    from boardai.g2048.vector_env import Game2048VectorEnv
+
+    for env in (Game2048Env(), Game2048VectorEnv(num_envs=2)):
+        env.reset(seed=1)
+        with pytest.warns(UserWarning, match='render_mode="ansi"'):
+            assert env.render() is None

@@ -88,3 +88,17 @@ def test_the_opponent_is_closed_when_replaced_and_with_the_env(
     assert made[1].closed
     e.reset()  # a closed env builds its opponent again
     assert len(made) == 3 and not made[2].closed
+
+
+def test_render_without_a_mode_warns_and_returns_none() -> None:
+    """Gymnasium's and PettingZoo's convention: no render_mode, render() says so, gives None."""
+    single = OthelloEnv(opponent="random")
+    single.reset(seed=1)
+    aec = env()
+    aec.reset(seed=1)
+    for e in (single, aec):
+        with pytest.warns(UserWarning, match="without specifying any render mode"):
+            assert e.render() is None
+    shown = OthelloEnv(opponent="random", render_mode="ansi")
+    shown.reset(seed=1)
+    assert shown.render() == str(shown.board)

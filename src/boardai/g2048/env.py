@@ -26,6 +26,7 @@ from boardai.g2048 import env_core as C
 from boardai.g2048 import observations as O
 from boardai.g2048 import rewards as R
 from boardai.g2048.board import Board
+from boardai.registration import warn_no_render_mode
 
 #: A reward function: ``fn(board, action, afterstate, score_gain) -> reward`` where ``board``
 #: is the position before the move and ``afterstate`` the position after it, before the spawn.
@@ -151,12 +152,14 @@ class Game2048Env(gym.Env[np.ndarray, np.int64]):
     - ``invalid_penalty``: reward of an illegal move is minus this.
     - ``p4``, ``start_tiles``, ``start_p4``: spawn rules (seed 000: ``p4=0.2, start_p4=0``).
     - ``max_steps``: truncation limit, ``None`` for none.
-    - ``render_mode``: ``"ansi"``, ``"rgb_array"`` or ``"human"`` (prints the text board).
+    - ``render_mode``: ``"ansi"``, ``"rgb_array"`` or ``"human"`` (prints the text board);
+      ``None`` (default): ``render()`` returns None.
 
     ## Version History
     - v0: first version. Fixed in place (2026-11-27; episodes of every seed unchanged): a step
       on a board with no legal move terminates (with ``invalid="noop"`` it ran on to
-      ``max_steps``), and the exponents space's bound is 31, not 30.
+      ``max_steps``), and the exponents space's bound is 31, not 30; ``render()`` with no
+      ``render_mode`` returns None with Gymnasium's warning (was the text board; 2026-11-27).
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (Gymnasium declares it this way)
@@ -247,9 +250,13 @@ class Game2048Env(gym.Env[np.ndarray, np.int64]):
         return self._obs.copy(), float(reward), bool(terminated), bool(truncated), info
 
     def render(self) -> str | np.ndarray | None:
-        """The board as text (``ansi``), a picture (``rgb_array``), or printed (``human``)."""
+        """The board as text (``ansi``), a picture (``rgb_array``), or printed (``human``);
+        with no ``render_mode``, None and Gymnasium's warning, as Gymnasium's own envs do."""
         from boardai.g2048.render import board_image, board_text
 
+        if self.render_mode is None:
+            warn_no_render_mode("boardai/2048-v0", self.metadata["render_modes"])
+            return None
         if self.render_mode == "rgb_array":
             return board_image(self._board())
         text = board_text(self._board(), self.score)

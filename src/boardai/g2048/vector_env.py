@@ -30,6 +30,7 @@ from boardai._jit import njit
 from boardai.g2048 import env_core as C
 from boardai.g2048.board import Board
 from boardai.g2048.env import DEFAULT_MAX_STEPS, check_integer, env_options
+from boardai.registration import warn_no_render_mode
 
 
 @njit
@@ -204,6 +205,9 @@ class Game2048VectorEnv(gym.vector.VectorEnv):
         """Every board as text (``ansi``) or as a picture (``rgb_array``)."""
         from boardai.g2048.render import board_image, board_text
 
+        if self.render_mode is None:
+            warn_no_render_mode("boardai/2048-v0", self.metadata["render_modes"])
+            return None
         if self.render_mode == "rgb_array":
             return tuple(board_image(b) for b in self.boards())
         if self.render_mode == "ansi":

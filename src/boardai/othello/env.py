@@ -21,6 +21,7 @@ from gymnasium import spaces
 from boardai.agent import Agent
 from boardai.othello.board import BLACK, COLOR_NAMES, N_ACTIONS, WHITE, Board
 from boardai.othello.observations import OBS_SHAPE, observe
+from boardai.registration import warn_no_render_mode
 
 __all__ = ["OBS_SHAPE", "OthelloEnv", "env", "observe", "raw_env"]
 
@@ -129,8 +130,10 @@ class OthelloEnv(gym.Env[np.ndarray, np.int64]):
         return observe(self.board), reward, done, False, self._info()
 
     def render(self) -> str | None:
+        """The board as text (``ansi``); with no ``render_mode``, None and Gymnasium's warning."""
         if self.render_mode == "ansi":
             return str(self.board)
+        warn_no_render_mode("boardai/Othello-v0", self.metadata["render_modes"])
         return None
 
     def close(self) -> None:
@@ -234,7 +237,10 @@ def _aec_class() -> type:
             self._accumulate_rewards()
 
         def render(self) -> str | None:
-            return str(self.board) if self.render_mode == "ansi" else None
+            if self.render_mode == "ansi":
+                return str(self.board)
+            warn_no_render_mode("othello_v0", self.metadata["render_modes"])
+            return None
 
         def close(self) -> None:
             pass
