@@ -7,9 +7,7 @@ import argparse
 from typing import Any
 
 from boardai.cli._common import output_option, positive_int
-
-#: boardai.train.plan.MANY_TRIALS, here without importing the learners at start-up.
-MANY_TRIALS = 1000
+from boardai.train import MANY_TRIALS
 
 EXAMPLES = """
 boardai sweep examples/sweep-2048-ntuple.toml --out runs/sweep --workers 2

@@ -105,6 +105,16 @@ def load_checkpoint(path: str | Path) -> dict[str, Any]:
     return state
 
 
+def held_replay_size(state: dict[str, Any], replay_size: int) -> int | None:
+    """The capacity of the replay buffer a checkpoint's ``state`` holds, where it is not
+    ``replay_size`` (a run cannot take it); None where it holds none or one that size."""
+    replay = state.get("replay")
+    if replay is None or replay.get("capacity") == replay_size:
+        return None
+    held: int = replay.get("capacity")
+    return held
+
+
 def load_qnet(path: str | Path, device: str = "cpu") -> tuple[Any, dict[str, Any]]:
     """The trained network of a checkpoint (in eval mode) and the checkpoint's metadata."""
     from boardai.g2048.qnetworks import build_net

@@ -8,3 +8,9 @@ Ray cluster and ranked by the strength of what they learned (``boardai sweep``).
 
 It sits beside the arena, above the games' training runs, and below the command line.
 """
+
+#: Trials past which a sweep is refused unless asked for (``most_trials``; ``boardai sweep
+#: --force``): each is a training run of minutes to hours, and a grid of a few long lists
+#: multiplies out to more than a machine can hold, let alone train. Here, where the command
+#: line reads it without importing the learners.
+MANY_TRIALS = 1000

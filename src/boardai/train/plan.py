@@ -51,6 +51,7 @@ from typing import Any
 
 from boardai.errors import UsageError
 from boardai.learn.run import config_from_dict
+from boardai.train import MANY_TRIALS
 from boardai.train.learners import Evaluation, learner
 
 #: The tables and keys of a sweep file.
@@ -58,10 +59,6 @@ SECTIONS = ("trainer", "base", "grid", "trial", "eval")
 #: A trial's name: what a path and an agent spec (``ntuple:model=DIR/NAME/model.npz``) take.
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+-]*(_[A-Za-z0-9.+-]+)*")
 LONGEST_NAME = 100
-#: Trials past which a sweep is refused unless asked for (``most_trials``; ``boardai sweep
-#: --force``): each is a training run of minutes to hours, and a grid of a few long lists
-#: multiplies out to more than a machine can hold, let alone train.
-MANY_TRIALS = 1000
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,7 @@ from boardai.g2048.qnet import (
     CHECKPOINT_FORMAT,
     CHECKPOINT_VERSION,
     encode_input,
+    held_replay_size,
     load_checkpoint,
     q_forward,
 )
@@ -691,11 +692,11 @@ class DQNTrainer:
         from boardai.errors import ModelFileError
 
         state = load_checkpoint(path)
-        saved = state.get("replay")
-        if saved is not None and saved.get("capacity") != self.replay.capacity:
+        held = held_replay_size(state, self.replay.capacity)
+        if held is not None:
             raise ModelFileError(
                 path,
-                f"its replay buffer holds {saved.get('capacity')} transitions, this run's "
+                f"its replay buffer holds {held} transitions, this run's "
                 f"replay_size is {self.replay.capacity}",
             )
         try:

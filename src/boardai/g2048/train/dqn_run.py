@@ -68,7 +68,7 @@ def resumed_config(resume: str | os.PathLike[str], **values: Any) -> DQNRun:
     """The run saved in checkpoint ``resume`` with ``values`` over its hyperparameters
     (ValueError naming the option for a change the checkpoint's network, or the replay
     buffer it holds, cannot take)."""
-    from boardai.g2048.qnet import load_checkpoint
+    from boardai.g2048.qnet import held_replay_size, load_checkpoint
 
     state = load_checkpoint(Path(resume))
     saved = state["config"]
@@ -80,11 +80,11 @@ def resumed_config(resume: str | os.PathLike[str], **values: Any) -> DQNRun:
             f"{', '.join(changed) or 'the network'} cannot change on a resumed run: its "
             f"checkpoint's network is {state.get('net_name')} {state.get('net_kwargs')}"
         )
-    replay = state.get("replay")
-    if replay is not None and replay.get("capacity") != config.replay_size:
+    held = held_replay_size(state, config.replay_size)
+    if held is not None:
         raise ValueError(
             f"replay_size cannot change on a resumed run whose checkpoint holds its replay "
-            f"buffer (of {replay.get('capacity')} transitions)"
+            f"buffer (of {held} transitions)"
         )
     return config
 
