@@ -25,12 +25,12 @@ def register_envs() -> None:
         gymnasium.register(id=env_id, entry_point=entry, vector_entry_point=vector_entry)
 
 
-def warn_no_render_mode(env_id: str, modes: list[str]) -> None:
+def warn_no_render_mode(env_id: str, mode: str) -> None:
     """Gymnasium's warning for ``render()`` on an env made with no ``render_mode`` (its own envs
-    then return None; so do boardai's)."""
+    then return None; so do boardai's), suggesting ``mode``."""
     import gymnasium
 
     gymnasium.logger.warn(
         "You are calling render method without specifying any render mode. You can specify the "
-        f'render_mode at initialization, e.g. gym.make("{env_id}", render_mode="{modes[0]}")'
+        f'render_mode at initialization, e.g. gym.make("{env_id}", render_mode="{mode}")'
     )

@@ -255,7 +255,7 @@ class Game2048Env(gym.Env[np.ndarray, np.int64]):
         from boardai.g2048.render import board_image, board_text
 
         if self.render_mode is None:
-            warn_no_render_mode("boardai/2048-v0", self.metadata["render_modes"])
+            warn_no_render_mode("boardai/2048-v0", "ansi")
             return None
         if self.render_mode == "rgb_array":
             return board_image(self._board())

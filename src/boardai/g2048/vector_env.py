@@ -206,7 +206,7 @@ class Game2048VectorEnv(gym.vector.VectorEnv):
         from boardai.g2048.render import board_image, board_text
 
         if self.render_mode is None:
-            warn_no_render_mode("boardai/2048-v0", self.metadata["render_modes"])
+            warn_no_render_mode("boardai/2048-v0", "ansi")
             return None
         if self.render_mode == "rgb_array":
             return tuple(board_image(b) for b in self.boards())

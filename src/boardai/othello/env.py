@@ -133,7 +133,7 @@ class OthelloEnv(gym.Env[np.ndarray, np.int64]):
         """The board as text (``ansi``); with no ``render_mode``, None and Gymnasium's warning."""
         if self.render_mode == "ansi":
             return str(self.board)
-        warn_no_render_mode("boardai/Othello-v0", self.metadata["render_modes"])
+        warn_no_render_mode("boardai/Othello-v0", "ansi")
         return None
 
     def close(self) -> None:
@@ -239,7 +239,7 @@ def _aec_class() -> type:
         def render(self) -> str | None:
             if self.render_mode == "ansi":
                 return str(self.board)
-            warn_no_render_mode("othello_v0", self.metadata["render_modes"])
+            warn_no_render_mode("othello_v0", "ansi")
             return None
 
         def close(self) -> None:
