@@ -120,3 +120,26 @@ def test_eval_stopped_by_two_sigterms_reports_its_games(tmp_path: Path) -> None:
 
     code, out, err = _terminate_when(argv, two_games, times=2)
     assert code == 130 and b"interrupted: reporting the" in err and b"average score" in out
+
+
+def test_a_sweep_over_a_pool_saves_its_running_trials_on_sigterm(tmp_path: Path) -> None:
+    # the parent stops its pool; each worker's trial ends its chunk and saves (no checkpoint
+    # was due), so --resume loses nothing
+    from boardai.g2048.train.trainer import Trainer
+
+    sweep = tmp_path / "long.toml"
+    sweep.write_text(
+        'trainer = "2048-ntuple"\n[base]\npatterns = "0123,4567"\nepisodes = 100000000\n'
+        "report_every = 100\ncheckpoint_minutes = 0\n[grid]\nalpha = [0.1, 0.05]\n"
+    )
+    out = tmp_path / "out"
+    csvs = [out / name / "progress.csv" for name in ("alpha-0.1", "alpha-0.05")]
+
+    def both_reported() -> bool:
+        return all(p.exists() and len(p.read_text().splitlines()) >= 2 for p in csvs)
+
+    argv = ["sweep", str(sweep), "--out", str(out), "--workers", "2"]
+    code, said, err = _terminate_when(argv, both_reported)
+    assert code == 130, (said + err).decode()
+    for p in csvs:
+        assert Trainer.load(p.parent / "model.npz").episodes >= 100

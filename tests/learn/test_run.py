@@ -226,3 +226,56 @@ def test_2048_dqn_run_from_a_dict(tmp_path: Path) -> None:
     assert again.hidden == 16
     stopped = train(again, tmp_path, resume=tmp_path / "checkpoint.pt", should_stop=lambda: True)
     assert stopped["interrupted"] and stopped["done"] == summary["done"]
+
+
+@pytest.fixture
+def ctrl_c_raises() -> Any:
+    """SIGINT as a plain Python process has it (a test runner's worker may ignore it)."""
+    import signal
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
+def test_stop_flag_takes_the_first_ctrl_c_and_raises_at_the_second(ctrl_c_raises: Any) -> None:
+    import os
+    import signal
+
+    from boardai.learn.run import StopFlag
+
+    said: list[bool] = []
+    with StopFlag(on_stop=lambda: said.append(True)) as stop:
+        os.kill(os.getpid(), signal.SIGINT)
+        assert stop() and stop.signal == signal.SIGINT and said == [True]
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
+    # resend: the signal goes on, on leaving, to the handler that was there
+    with pytest.raises(KeyboardInterrupt), StopFlag(resend=True) as stop:
+        os.kill(os.getpid(), signal.SIGINT)
+        assert stop()
+    # an ignored signal stays ignored (a pool worker's Ctrl-C: its parent stops it)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with StopFlag(resend=True) as stop:
+        os.kill(os.getpid(), signal.SIGINT)
+        assert not stop()
+    assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+
+
+def test_stop_flag_leaves_sigterm_ignored_once_one_came() -> None:
+    # as sigterm_as_ctrl_c does: timeout(1) sends a second one at the process group
+    import os
+    import signal
+
+    from boardai.learn.run import StopFlag
+
+    before = signal.signal(signal.SIGTERM, lambda *_: None)
+    try:
+        with StopFlag() as stop:
+            os.kill(os.getpid(), signal.SIGTERM)
+            os.kill(os.getpid(), signal.SIGTERM)  # the second does nothing
+            assert stop.signal == signal.SIGTERM
+        assert signal.getsignal(signal.SIGTERM) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGTERM, before)

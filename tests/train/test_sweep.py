@@ -158,6 +158,33 @@ def test_a_stopped_sweep_goes_on_from_checkpoints_to_the_same_results(
         assert rows(tmp_path / name / "progress.csv") == rows(reference[0] / name / "progress.csv")
 
 
+def test_ctrl_c_saves_the_running_trial_where_it_stopped(
+    reference: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    """A real Ctrl-C (not an exception thrown in): the trial's chunk ends, the run saves past
+    its last checkpoint, the sweep stops; resumed, it goes on from there to the same results."""
+    import os
+    import signal
+    import tomllib
+
+    plan = plan_from_dict(tomllib.loads(TINY))
+
+    def ctrl_c_in_the_second_trial(name: str, event: Progress) -> None:
+        if name == "alpha-0.025" and event.done == 100:  # no checkpoint before 200
+            os.kill(os.getpid(), signal.SIGINT)
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)  # as a command has it
+    try:
+        stopped = run_sweep(plan, tmp_path, hook=ctrl_c_in_the_second_trial)
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert stopped.interrupted and [r["name"] for r in stopped.results] == ["alpha-0.1"]
+    seen: list[tuple[str, int]] = []
+    done = run_sweep(plan, tmp_path, resume=True, hook=lambda n, e: seen.append((n, e.done)))
+    assert ("alpha-0.025", 100) in seen and ("alpha-0.025", 0) not in seen  # went on from 100
+    assert untimed(done.to_dict()) == untimed(reference[1])
+
+
 def test_a_retried_trial_goes_on_from_the_checkpoint_of_its_own_run(tmp_path: Path) -> None:
     """What a Ray retry does: the trial again, in the same sweep run, after its worker died."""
     import tomllib

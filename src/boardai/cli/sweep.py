@@ -23,7 +23,8 @@ varies ([grid]: lists of values, every combination; or [[trial]] tables) and how
 is measured ([eval]: games and seed). Each trial writes DIR/NAME/: model.npz, progress.csv
 and result.json; NAME comes from the values that vary (alpha-0.1_seed-2). A mistake in the
 file is one line, before anything trains. Ctrl-C stops (exit 130) keeping the finished
-trials; --resume then trains only the others, each from its last checkpoint."""
+trials, and the running ones save where they are; --resume then trains only the others, each
+from where it stopped."""
 
 
 def register(app: Any) -> None:

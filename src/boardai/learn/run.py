@@ -8,7 +8,8 @@ the command line turns into flags) and a function
 that trains, writes checkpoints to ``out``, calls ``on_progress`` with a :class:`Progress`
 event as it goes, and returns a summary dict holding at least ``unit``, ``done``, ``out`` and
 ``interrupted``. ``resume`` names a saved run to go on from. ``should_stop()`` is asked between
-chunks of work: True saves a checkpoint and ends the run early (``interrupted``). A
+chunks of work: True saves a checkpoint and ends the run early (``interrupted``); a
+:class:`StopFlag` makes Ctrl-C and SIGTERM ask that, so the state saved is a chunk's end. A
 KeyboardInterrupt inside the run saves a checkpoint too, where the learner can, and goes on up.
 
 A sweep builds configs from plain dicts with :func:`config_from_dict`:
@@ -95,6 +96,74 @@ def summary(
 def stopping(should_stop: StopCheck | None) -> bool:
     """Whether the caller asks the run to stop now."""
     return should_stop is not None and should_stop()
+
+
+#: What a command says at the first Ctrl-C of a :class:`StopFlag`.
+STOPPING = "stopping after this chunk (Ctrl-C again to abort without saving)"
+
+
+class StopFlag:
+    """While inside, Ctrl-C (SIGINT) and SIGTERM set :attr:`set` instead of raising: a run's
+    ``should_stop`` (``should_stop=flag``), so the chunk under way finishes whole and the state
+    the run saves matches its count. A second Ctrl-C raises KeyboardInterrupt at once (stop
+    without saving); a second SIGTERM does nothing (``timeout`` sends two, to the command and
+    to its process group, and it must not cost the run its save).
+
+    A signal the process ignores stays ignored (a pool worker's Ctrl-C: its parent stops it).
+    Outside the main thread, where no handler can be set, nothing is taken over: the run
+    stops on the KeyboardInterrupt as before.
+
+    Args:
+        on_stop: called at the first signal (a command's "stopping after this chunk").
+        resend: on leaving, after a signal, deliver it again to the handler that was there
+            before (a sweep's trial: the run has saved, and the sweep stops, or the pool's
+            worker leaves, as the signal meant). Without it, a SIGTERM that came leaves
+            SIGTERM ignored, as :func:`boardai.cli._common.sigterm_as_ctrl_c` does.
+    """
+
+    SIGNALS = ("SIGINT", "SIGTERM")
+
+    def __init__(self, on_stop: Callable[[], None] | None = None, resend: bool = False) -> None:
+        self.set = False
+        self.signal: int | None = None  # the first signal that came
+        self.on_stop = on_stop
+        self.resend = resend
+        self._old: dict[int, Any] = {}
+
+    def __call__(self) -> bool:
+        return self.set
+
+    def _handler(self, signum: int, frame: Any) -> None:
+        import signal
+
+        if self.set:
+            if signum == signal.SIGINT:
+                raise KeyboardInterrupt
+            return
+        self.set, self.signal = True, signum
+        if self.on_stop is not None:
+            self.on_stop()
+
+    def __enter__(self) -> StopFlag:
+        import signal
+        import threading
+
+        if threading.current_thread() is threading.main_thread():
+            for name in self.SIGNALS:
+                signum = getattr(signal, name)
+                if signal.getsignal(signum) != signal.SIG_IGN:
+                    self._old[signum] = signal.signal(signum, self._handler)
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+        import signal
+
+        for signum, old in self._old.items():
+            if signum == signal.SIGTERM and self.signal == signal.SIGTERM and not self.resend:
+                old = signal.SIG_IGN  # as sigterm_as_ctrl_c leaves it, once one came
+            signal.signal(signum, signal.SIG_DFL if old is None else old)
+        if self.resend and self.signal is not None and kind is None:
+            signal.raise_signal(self.signal)
 
 
 def field_docs(cls: type) -> dict[str, str]:

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from boardai.learn.run import Progress
+from boardai.learn.run import Progress, StopFlag
 from boardai.train.learners import MODEL, learner
 from boardai.train.plan import Plan, Trial, config_json
 
@@ -83,9 +83,18 @@ def run_trial(
         if hook is not None:
             hook(trial.name, event)
 
-    summary = chosen.train(
-        trial.config, model, resume=model if go_on else None, on_progress=on_progress
-    )
+    # Ctrl-C here, or the pool stopping this worker: the chunk under way ends, the run saves,
+    # then the signal goes on (the sweep stops; the worker leaves), so a resume loses nothing
+    with StopFlag(resend=True) as stop:
+        summary = chosen.train(
+            trial.config,
+            model,
+            resume=model if go_on else None,
+            on_progress=on_progress,
+            should_stop=stop,
+        )
+    if summary["interrupted"]:  # stopped by a signal whose handler did not raise
+        raise KeyboardInterrupt
     strength = chosen.evaluate(model, plan.evaluation)
     return {
         "name": trial.name,

@@ -121,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
     from boardai.errors import UsageError
     from boardai.g2048.train.ntuple_run import NTupleRun, Opened, resumed_config, train
     from boardai.g2048.train.report import CsvLog, plot_curve, report_view
-    from boardai.learn.run import Progress
+    from boardai.learn.run import STOPPING, Progress, StopFlag
 
     out = console()
     values = _values(args)
@@ -145,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
         parse_patterns(run_config.add_patterns, "--add-patterns")
     log: CsvLog | None = None
     rows: list[dict[str, Any]] = []
-    stop = _StopFlag()
+    stop = StopFlag(on_stop=lambda: print(f"\n{STOPPING}", flush=True))
     with stop, progress(TextColumn("{task.fields[info]}")) as bar:
         task = bar.add_task("training", total=run_config.episodes, info="")
 
@@ -171,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
             args.out,
             resume=args.resume,
             on_progress=on_progress,
-            should_stop=lambda: stop.set,
+            should_stop=stop,
         )
     if summary["interrupted"]:
         out.print(f"interrupted: saved {summary['done']:,} episodes to {args.out}")
@@ -205,45 +205,3 @@ def _describe(opened: Any, args: argparse.Namespace, out: Any) -> None:
         f"stages {format_stages(c.stages) or 'none'}, {mb:,.0f} MiB of weights, method {c.method}, "
         f"alpha {c.alpha}, seed {c.seed}"
     )
-
-
-class _StopFlag:
-    """Ctrl-C (or SIGTERM) sets a flag instead of raising, so a chunk always finishes whole
-    (the saved state then matches the episode count); a second Ctrl-C raises as usual. A
-    second SIGTERM does nothing: ``timeout`` sends two (to the command and to its process
-    group), and it must not cost the run its save."""
-
-    SIGNALS = ("SIGINT", "SIGTERM")
-
-    def __init__(self) -> None:
-        self.set = False
-        self.terminated = False  # a SIGTERM came: the process is stopping
-        self._old: dict[str, Any] = {}
-
-    def _handler(self, signum: int, frame: Any) -> None:
-        import signal
-
-        self.terminated |= signum == signal.SIGTERM
-        if self.set:
-            if signum == signal.SIGINT:
-                raise KeyboardInterrupt
-            return
-        self.set = True
-        print("\nstopping after this chunk (Ctrl-C again to abort without saving)", flush=True)
-
-    def __enter__(self) -> _StopFlag:
-        import signal
-        import threading
-
-        if threading.current_thread() is threading.main_thread():
-            for name in self.SIGNALS:
-                self._old[name] = signal.signal(getattr(signal, name), self._handler)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        import signal
-
-        for name, old in self._old.items():
-            if name == "SIGTERM" and self.terminated:
-                old = signal.SIG_IGN  # as sigterm_as_ctrl_c leaves it, once one came
-            signal.signal(getattr(signal, name), old)

@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
 
     from boardai.cli._common import console, progress, resumed_out
     from boardai.cli._flags import config, given
-    from boardai.learn.run import Progress
+    from boardai.learn.run import STOPPING, Progress, StopFlag
     from boardai.othello.ntuple import parse_tuples
     from boardai.othello.train.ntuple_trainer import NTupleConfig, train
 
@@ -80,9 +80,19 @@ def run(args: argparse.Namespace) -> int:
                 )
 
         try:
-            summary = train(run_config, args.out, resume=resumed_out(args), on_progress=on_progress)
-        except KeyboardInterrupt:
+            with StopFlag(on_stop=lambda: bar.console.print(STOPPING)) as stop:
+                summary = train(
+                    run_config,
+                    args.out,
+                    resume=resumed_out(args),
+                    on_progress=on_progress,
+                    should_stop=stop,
+                )
+        except KeyboardInterrupt:  # Ctrl-C twice (the run saved what it had, where it could)
             out.print(f"interrupted: saved {args.out}")
             return 130
+    if summary["interrupted"]:
+        out.print(f"interrupted: saved {summary['done']:,} games to {args.out}")
+        return 130
     out.print(f"saved {args.out} after {summary['done']:,} games")
     return 0
