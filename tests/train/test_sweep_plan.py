@@ -77,7 +77,9 @@ def test_names_are_safe_in_a_path_and_an_agent_spec_and_bounded() -> None:
         ('trainer = "2048-ntuple"\n[grid]\nalpha = 0.1\n', "[grid] alpha is a list of values"),
         ('trainer = "2048-ntuple"\n[base]\npatterns = "xyz"\n', "unknown pattern set 'xyz'"),
         ('trainer = "2048-ntuple"\n[base]\nalpha = "big"\n', "'alpha' must be float"),
-        ('trainer = "2048-ntuple"\n[eval]\ngames = 0\n', "[eval]: games must be >= 1"),
+        ('trainer = "2048-ntuple"\n[eval]\ngames = 0\n', "[eval]: games must be in 1..1,000,000"),
+        # found only after a trial's training, as a MemoryError, before this check
+        ('trainer = "2048-ntuple"\n[eval]\ngames = 10_000_000_000\n', "got 10,000,000,000"),
         ('trainer = "2048-ntuple"\n[eval]\ngamez = 9\n', "[eval]: Evaluation has no option"),
         ('trainer = "go"\n', "unknown trainer 'go' (trainers: 2048-ntuple, othello-ntuple)"),
         (

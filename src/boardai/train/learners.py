@@ -26,6 +26,9 @@ from boardai.errors import UsageError
 
 #: The model file a trial writes in its folder.
 MODEL = "model.npz"
+#: The most games an [eval] may ask for: each trial's scores are held in memory (24 bytes a
+#: game), and a million 1-ply games already take hours a trial.
+MOST_EVAL_GAMES = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -38,8 +41,8 @@ class Evaluation:
     """Seed of the games (the same games for every trial)."""
 
     def __post_init__(self) -> None:
-        if self.games < 1:
-            raise ValueError(f"games must be >= 1, got {self.games}")
+        if not 1 <= self.games <= MOST_EVAL_GAMES:
+            raise ValueError(f"games must be in 1..{MOST_EVAL_GAMES:,}, got {self.games:,}")
         if self.seed < 0:
             raise ValueError(f"seed must be >= 0, got {self.seed}")
 
