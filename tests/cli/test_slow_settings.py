@@ -25,6 +25,17 @@ def test_deep_perft_needs_force_and_says_how_long(
     assert "about 3 min" in err if depth == "13" else "more than a year" in err
 
 
+def test_perft_counts_its_repeats_in_the_time_it_asks_force_for(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    start = time.perf_counter()
+    assert main(["othello", "perft", "12", "--repeat", "1000000"]) == 2  # 20 s a run
+    assert time.perf_counter() - start < 5
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "1,000,000 times" in err and "add --force" in err
+    assert main(["othello", "perft", "4", "--repeat", "3"]) == 0  # short in all: no --force
+
+
 def test_perft_help_gives_the_bound_and_force_runs_small_depths(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

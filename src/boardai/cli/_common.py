@@ -191,12 +191,18 @@ SLOW_ENDGAME = 16
 
 
 def rough_duration(seconds: float) -> str:
-    """ "about 3 min", "about 2 h", "more than a year": a duration to a user, roughly."""
+    """ "about 3 min", "about 2 h", "more than a year": a duration to a user, roughly.
+
+    >>> rough_duration(200), rough_duration(86400), rough_duration(230 * 86400)
+    ('about 3 min', 'about 1 day', 'about 230 days')
+    """
     for unit, size in (("day", 86400.0), ("h", 3600.0), ("min", 60.0)):
         if seconds >= size:
             if unit == "day" and seconds > 365 * size:
                 return "more than a year"
-            return f"about {seconds / size:.0f} {unit}"
+            count = round(seconds / size)
+            plural = "s" if unit == "day" and count != 1 else ""
+            return f"about {count} {unit}{plural}"
     return f"about {seconds:.0f} s"
 
 

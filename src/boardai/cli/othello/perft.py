@@ -17,6 +17,8 @@ MAX_DEPTH = 12
 LEAVES = (4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571056)
 GROWTH = 9.0
 RATE = 1e8
+#: Runs estimated to take longer than this in all (``--repeat`` included) need --force too.
+MAX_SECONDS = 60.0
 
 
 def estimate(depth: int) -> tuple[float, float]:
@@ -44,7 +46,11 @@ def register(app: App) -> None:
         help=f"plies (1..7 give 4 12 56 244 1396 8200 55092); above {MAX_DEPTH} (about 20 s, "
         "and 9 times longer each ply more) only with --force",
     )
-    p.add_argument("--force", action="store_true", help=f"run a depth above {MAX_DEPTH} anyway")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help=f"run a depth above {MAX_DEPTH}, or runs of more than a minute in all, anyway",
+    )
     p.add_argument("--repeat", type=positive_int, default=1, help="runs; the median time is shown")
     output_option(p, "--json", metavar="FILE", help="write depth, leaves, seconds as JSON")
     p.set_defaults(func=run)
@@ -58,12 +64,15 @@ def run(args: argparse.Namespace) -> int:
     from boardai.errors import UsageError
 
     leaves_guess, seconds_guess = estimate(args.depth)
-    guess = f"about {leaves_guess:.1e} leaves, {rough_duration(seconds_guess * args.repeat)}"
-    if args.depth > MAX_DEPTH and not args.force:
+    total = seconds_guess * args.repeat
+    runs = f" {args.repeat:,} times" if args.repeat > 1 else ""
+    guess = f"about {leaves_guess:.1e} leaves{runs}, {rough_duration(total)}"
+    long = args.depth > MAX_DEPTH or total > MAX_SECONDS
+    if long and not args.force:
         raise UsageError(
             f"othello perft {args.depth} counts {guess} at 1e8 leaves/s: add --force to run it"
         )
-    if args.depth > MAX_DEPTH:
+    if long:
         console(stderr=True).print(f"othello perft {args.depth}: {guess}, in one compiled call")
     from boardai.othello import kernels as K
 
