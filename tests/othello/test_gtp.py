@@ -12,7 +12,7 @@ import pytest
 from boardai.arena.match import play_game, play_match
 from boardai.othello import Board
 from boardai.othello.agents import make_agent
-from boardai.othello.gtp import EngineError, GTPClient, GTPServer
+from boardai.othello.gtp import EngineError, GTPClient, GTPServer, vertex
 
 SERVER = f"{sys.executable} -m boardai othello gtp --agent random --seed 1"
 
@@ -26,6 +26,39 @@ def test_server_answers_commands() -> None:
     move = server.handle("genmove white")[2:].strip()
     assert Board.initial().play("d3").is_legal(move.lower())
     assert server.handle("undo") == "=\n\n" and server.board == Board.initial().play("d3")
+
+
+def _a_forced_pass() -> Board:
+    """A position whose mover must pass while the game goes on (random games, seeded)."""
+    import random
+
+    from boardai.othello.board import PASS
+
+    rng = random.Random(7)
+    while True:
+        board = Board.initial()
+        while not board.is_terminal():
+            legal = board.legal_actions()
+            if legal == [PASS]:
+                return board
+            board = board.play(rng.choice(legal))
+
+
+@pytest.mark.parametrize("command", ["play", "genmove"])
+def test_undo_takes_back_the_pass_a_controller_skipped(command: str) -> None:
+    from boardai.othello.board import COLOR_NAMES
+
+    stuck = _a_forced_pass()
+    other = COLOR_NAMES[1 - stuck.to_move]
+    server = GTPServer(make_agent("wpc", seed=0))
+    server.history = [stuck]
+    move = stuck.play("pass").legal_actions()[0]
+    line = f"play {other} {vertex(move)}" if command == "play" else f"genmove {other}"
+    assert server.handle(line).startswith("=")
+    assert len(server.history) == 3  # the pass went in, then the move
+    assert server.handle("undo") == "=\n\n"
+    assert server.board == stuck  # as before the command: the pass is taken back too
+    assert server.handle("undo").startswith("? cannot undo")
 
 
 def test_round_trip_plays_a_legal_game() -> None:

@@ -68,6 +68,9 @@ class GTPServer:
         self.agent = agent
         self.name = name
         self.history: list[Board] = [Board.initial()]
+        #: Lengths of :attr:`history` at which a pass was put in for a controller that skipped
+        #: it: ``undo`` takes that pass back with the move after it.
+        self.implicit: set[int] = set()
         self.commands: dict[str, Callable[[list[str]], str]] = {
             "protocol_version": lambda a: PROTOCOL_VERSION,
             "name": lambda a: self.name,
@@ -124,6 +127,7 @@ class GTPServer:
 
     def _clear(self, args: list[str]) -> str:
         self.history = [Board.initial()]
+        self.implicit.clear()
         self.agent.reset()
         return ""
 
@@ -142,9 +146,7 @@ class GTPServer:
             after = board.play(parse_action(args[1]))
         except ValueError as e:
             raise ValueError(f"illegal move ({e})") from None
-        if board is not self.board:
-            self.history.append(board)
-        self.history.append(after)
+        self._push(board, after)
         return ""
 
     def _genmove(self, args: list[str]) -> str:
@@ -160,15 +162,24 @@ class GTPServer:
             board = board.play(PASS)
         action = int(self.agent.act(board))  # may fail: the history is then left as it was
         after = board.play(action)
+        self._push(board, after)
+        return vertex(action)
+
+    def _push(self, board: Board, after: Board) -> None:
+        """Add the move from ``board`` to ``after``; ``board`` is not the current one where the
+        other side's pass was skipped: that pass goes in first."""
         if board is not self.board:
             self.history.append(board)
+            self.implicit.add(len(self.history))
         self.history.append(after)
-        return vertex(action)
 
     def _undo(self, args: list[str]) -> str:
         if len(self.history) < 2:
             raise ValueError("cannot undo")
         self.history.pop()
+        if len(self.history) in self.implicit:  # the pass the controller skipped goes too
+            self.implicit.discard(len(self.history))
+            self.history.pop()
         return ""
 
     def _final_score(self, args: list[str]) -> str:
