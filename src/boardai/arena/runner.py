@@ -27,9 +27,10 @@ A :class:`Contest` says what one game of a run is (2048: one player's game, see
 from __future__ import annotations
 
 import atexit
+import itertools
 import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
@@ -92,11 +93,10 @@ class Chunks:
     ([2, 3, 4, 5], [[6, 7, 8, 9]])
     """
 
-    def __init__(self, todo: Sequence[int], size: int | None = None) -> None:
+    def __init__(self, todo: Iterable[int], size: int | None = None) -> None:
         if size is not None and size < 1:
             raise ValueError(f"chunk size must be >= 1, got {size}")
-        self._todo = list(todo)
-        self._next = 0
+        self._todo = iter(todo)  # read as it goes: a run of 10**9 games holds no list of them
         self._size = size
         self._games = 0
         self._seconds = 0.0
@@ -105,11 +105,9 @@ class Chunks:
         return self
 
     def __next__(self) -> Sequence[int]:
-        if self._next >= len(self._todo):
+        chunk = list(itertools.islice(self._todo, self.size()))
+        if not chunk:
             raise StopIteration
-        n = self.size()
-        chunk = self._todo[self._next : self._next + n]
-        self._next += n
         return chunk
 
     def size(self) -> int:
@@ -156,8 +154,12 @@ def run(
     if games < 0 or workers < 1:
         raise ValueError(f"games must be >= 0 and workers >= 1, got {games}, {workers}")
     had = {i: r for i, r in journal.done.items() if i < games} if journal else {}
-    todo = [i for i in range(games) if i not in had and (part is None or i in part)]
-    backend = backend if backend is not None else backend_for(workers, len(todo))
+    if part is not None and part.step != 1:
+        raise ValueError(f"part must be a range of step 1, got {part}")
+    span = range(games) if part is None else range(max(part.start, 0), min(part.stop, games))
+    todo = (i for i in span if i not in had)
+    to_play = len(span) - sum(1 for i in had if i in span)
+    backend = backend if backend is not None else backend_for(workers, to_play)
     chunks = Chunks(todo, chunk)
     token = uuid.uuid4().hex  # players are built afresh for every run
     done: list[tuple[int, R]] = []

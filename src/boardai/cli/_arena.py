@@ -69,7 +69,7 @@ def games_to_show(games: int, part: range | None, done: Iterable[int]) -> int:
     the part and the journal's games ``done`` already."""
     if part is None:
         return games
-    return len(set(part) | {i for i in done if i < games})
+    return len(part) + sum(1 for i in done if i < games and i not in part)
 
 
 def where_to_play(args: argparse.Namespace) -> tuple[Backend | None, int]:
