@@ -143,3 +143,18 @@ def test_a_sweep_over_a_pool_saves_its_running_trials_on_sigterm(tmp_path: Path)
     assert code == 130, (said + err).decode()
     for p in csvs:
         assert Trainer.load(p.parent / "model.npz").episodes >= 100
+
+
+def test_a_stopped_tournament_stops_and_reports_what_it_played(tmp_path: Path) -> None:
+    # the stop ended only the pairing under way: the others were then played in full, exit 0
+    journal = tmp_path / "t.jsonl"
+    argv = ["othello", "tournament", "--agents", "random", "wpc", "greedy"]
+    argv += ["--games", "100000000", "--workers", "1", "--resume", str(journal)]
+
+    def some_games() -> bool:
+        return journal.exists() and len(journal.read_text().splitlines()) >= 20
+
+    code, out, err = _terminate_when(argv, some_games)
+    assert code == 130, (out + err).decode()
+    assert b"1 of 3 pairings played" in err
+    assert out.count(b" vs ") == 1 and b"greedy" not in out  # the table: those who played

@@ -91,7 +91,9 @@ def play_pairing(
     label: str,
     swap: bool = True,
     journal: Journal | None = None,
-) -> MatchResult:
+) -> tuple[MatchResult, bool]:
+    """Play the games of A against B; returns their result and whether Ctrl-C (or SIGTERM)
+    stopped them (the result then holds the games finished)."""
     from rich.progress import TextColumn
 
     from boardai.arena.journal import dataclass_codec, pairing
@@ -130,7 +132,7 @@ def play_pairing(
         from boardai.cli._common import console
 
         console(stderr=True).print(f"interrupted: {len(done.results)} games played")
-    return summarize(a, b, done.results, done.seconds, args.epsilon)
+    return summarize(a, b, done.results, done.seconds, args.epsilon), done.interrupted
 
 
 def match_table(r: MatchResult) -> Table:
@@ -170,11 +172,18 @@ def run(args: argparse.Namespace) -> int:
     check_players([args.black, args.white], getattr(args, "cluster", None))
     journal = open_journal(args, journal_identity(args, "othello match", [args.black, args.white]))
     try:
-        r = play_pairing(args.black, args.white, args, "games", swap=args.swap, journal=journal)
+        r, interrupted = play_pairing(
+            args.black, args.white, args, "games", swap=args.swap, journal=journal
+        )
     finally:
         if journal is not None:
             journal.close()
+    if not r.games:
+        return 130 if interrupted else 0
     console().print(match_table(r))
     if args.json:
-        write_json(args.json, {**r.to_dict(), "seed": args.seed, "swap": args.swap})
-    return 0
+        write_json(
+            args.json,
+            {**r.to_dict(), "seed": args.seed, "swap": args.swap, "interrupted": interrupted},
+        )
+    return 130 if interrupted else 0

@@ -48,18 +48,29 @@ def run(args: argparse.Namespace) -> int:
     results = []
     scores: dict[tuple[int, int], tuple[float, int]] = {}
     journal = open_journal(args, journal_identity(args, "othello tournament", names))
+    interrupted = False
     try:
-        for i in range(len(names)):
-            for j in range(i + 1, len(names)):
-                r = play_pairing(
-                    names[i], names[j], args, f"{names[i]} vs {names[j]}", journal=journal
-                )
+        pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
+        for i, j in pairs:
+            r, interrupted = play_pairing(
+                names[i], names[j], args, f"{names[i]} vs {names[j]}", journal=journal
+            )
+            if r.games:
                 results.append(r)
                 scores[(i, j)] = (r.score * r.games, r.games)
+            if interrupted:  # Ctrl-C stops the tournament, not only this pairing
+                break
     finally:
         if journal is not None:
             journal.close()
+    if not results:
+        return 130 if interrupted else 0
+    if interrupted:
+        console(stderr=True).print(
+            f"interrupted: {len(results)} of {len(pairs)} pairings played (the last part-way)"
+        )
     elo = elo_ratings(names, scores)
+    played = {k for pair in scores for k in pair}  # all, unless it was stopped early
     t = Table(title="tournament", title_justify="left")
     t.add_column("player")
     t.add_column("Elo", justify="right")
@@ -67,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
     for k in sorted(range(len(names)), key=lambda k: -elo[k]):
         pts = sum(p if i == k else g - p for (i, j), (p, g) in scores.items() if k in (i, j))
         g = sum(g for (i, j), (_, g) in scores.items() if k in (i, j))
-        t.add_row(names[k], f"{elo[k]:.0f}", f"{pts / g:.3f}")
+        if k in played:
+            t.add_row(names[k], f"{elo[k]:.0f}", f"{pts / g:.3f}")
     out = console()
     out.print(t)
     for r in results:
@@ -75,6 +87,10 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         write_json(
             args.json,
-            {"elo": dict(zip(names, elo, strict=True)), "matches": [r.to_dict() for r in results]},
+            {
+                "elo": {names[k]: elo[k] for k in range(len(names)) if k in played},
+                "matches": [r.to_dict() for r in results],
+                "interrupted": interrupted,
+            },
         )
-    return 0
+    return 130 if interrupted else 0
