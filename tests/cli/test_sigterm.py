@@ -158,3 +158,23 @@ def test_a_stopped_tournament_stops_and_reports_what_it_played(tmp_path: Path) -
     assert code == 130, (out + err).decode()
     assert b"1 of 3 pairings played" in err
     assert out.count(b" vs ") == 1 and b"greedy" not in out  # the table: those who played
+
+
+def _after(seconds: float) -> Callable[[], bool]:
+    start = time.monotonic()
+    return lambda: time.monotonic() - start > seconds
+
+
+def test_a_long_compiled_count_stops_at_once() -> None:
+    # perft 13 is one compiled call of minutes: SIGTERM (or Ctrl-C) waited for all of it
+    start = time.monotonic()
+    code, _, err = _terminate_when(["othello", "perft", "13", "--force"], _after(3))
+    assert code == 130 and b"interrupted" in err
+    assert time.monotonic() - start < 60  # (the whole count takes minutes)
+
+
+def test_random_games_stopped_inside_a_kernel_report_their_games() -> None:
+    # a KeyboardInterrupt raised as numba boxed the arrays a kernel returned was a SystemError
+    argv = ["2048", "random", "--games", "100000000"]
+    code, out, err = _terminate_when(argv, _after(6))  # (started, and some games played)
+    assert code == 130 and b"interrupted: reporting the" in err and b"average score" in out

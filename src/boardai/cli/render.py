@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from boardai.cli._common import output_option, positive_int, progress
+from boardai.cli._common import int_in, output_option, progress
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
@@ -57,10 +57,7 @@ def frame_ms(text: str) -> int:
     shows (:data:`boardai.ui.pictures.FRAME_MS`)."""
     from boardai.ui.pictures import FRAME_MS
 
-    value = positive_int(text)
-    if not FRAME_MS[0] <= value <= FRAME_MS[1]:
-        raise argparse.ArgumentTypeError(f"{value} is not in {FRAME_MS[0]}..{FRAME_MS[1]}")
-    return value
+    return int_in(*FRAME_MS)(text)
 
 
 def check_suffix(path: str, flag: str, kind: str) -> None:

@@ -77,10 +77,11 @@ def register(app: App) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import statistics
+    from functools import partial
 
     import numpy as np
 
-    from boardai.cli._common import console, write_json
+    from boardai.cli._common import console, interruptible, write_json
     from boardai.errors import UsageError
     from boardai.g2048.stats import summarize
     from boardai.g2048.train.trainer import TrainConfig, Trainer
@@ -117,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
         for _ in range(args.repeat):
             base.network.weights[:] = start_weights
             base.episodes = 10**9  # fresh spawn streams, away from any training episodes
-            chunk = base.train(args.episodes, args.threads)
+            chunk = interruptible(partial(base.train, args.episodes, args.threads))
             rates.append(chunk.moves_per_second)
             cpu_rates.append(chunk.moves_per_cpu_second)
             out.print(
@@ -162,17 +163,24 @@ def _play(args: argparse.Namespace, trainer: Any) -> tuple[Any, Any, Any, float]
     exponents, moves, seconds, all in compiled code (deeper than 1: the ``ntuple`` player's
     search, :meth:`~boardai.g2048.agents.expectimax.ExpectimaxAgent.play_games`)."""
     import time
+    from functools import partial
 
     import numpy as np
 
     p4 = trainer.config.p4
+    from boardai.cli._common import interruptible, progress
+
+    # the compiled calls in a thread of their own: Ctrl-C stops them at once
     if args.depth == 1:
         trainer.play(1, args.seed)  # compile outside the timing
-        t0 = time.perf_counter()
-        scores, maxes, moves = trainer.play(args.games, args.seed)
-        return scores, maxes, moves, time.perf_counter() - t0
 
-    from boardai.cli._common import progress
+        def timed() -> tuple[Any, Any, Any, float]:
+            t0 = time.perf_counter()
+            scores, maxes, moves = trainer.play(args.games, args.seed)
+            return scores, maxes, moves, time.perf_counter() - t0
+
+        return interruptible(timed)
+
     from boardai.g2048.agents import make_agent
     from boardai.g2048.agents.expectimax import ExpectimaxAgent
 
@@ -186,7 +194,7 @@ def _play(args: argparse.Namespace, trainer: Any) -> tuple[Any, Any, Any, float]
         task = bar.add_task(f"depth {args.depth} games", total=args.games)
         for g in range(args.games):  # one call a game: a bar that moves, Ctrl-C between games
             t0 = time.perf_counter()
-            s, m, n = agent.play_games(args.seed, 1, first=g)
+            s, m, n = interruptible(partial(agent.play_games, args.seed, 1, first=g))
             seconds += time.perf_counter() - t0
             scores[g], maxes[g], moves[g] = s[0], m[0], n[0]
             bar.advance(task)

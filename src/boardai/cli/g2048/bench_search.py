@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from boardai.cli._common import json_option, positive_int, probability
+from boardai.cli._common import int_in, json_option, positive_int, probability
 
 if TYPE_CHECKING:
     from boardai.cli import App
@@ -34,7 +34,11 @@ def register(app: App) -> None:
         ),
     )
     p.add_argument(
-        "--depths", type=positive_int, nargs="+", default=[1, 2, 3], help="depths (default 1 2 3)"
+        "--depths",
+        type=search_depth,
+        nargs="+",
+        default=[1, 2, 3],
+        help="depths, as a player's depth= takes them (default 1 2 3)",
     )
     p.add_argument(
         "--prob-cut",
@@ -74,15 +78,24 @@ def bench_positions(limit: int) -> list[Board]:
     return boards
 
 
+def search_depth(text: str) -> int:
+    """argparse type: a depth a 2048 player takes (1..MAX_SEARCH_DEPTH, read when a value is
+    parsed: the players' package loads numba, which ``--help`` does not need)."""
+    from boardai.g2048.agents import MAX_SEARCH_DEPTH
+
+    return int_in(1, MAX_SEARCH_DEPTH)(text)
+
+
 def run(args: argparse.Namespace) -> int:
     import platform
     import statistics
     import time
+    from functools import partial
 
     import numpy as np
     from rich.table import Table
 
-    from boardai.cli._common import console, write_json
+    from boardai.cli._common import console, interruptible, write_json
     from boardai.g2048 import heuristic
     from boardai.g2048.search import N_STATS, search, search_batch
     from boardai.g2048.search import Table as SearchTable
@@ -106,20 +119,25 @@ def run(args: argparse.Namespace) -> int:
         )  # fmt: skip
         return stats, copies
 
+    def api_calls(depth: int) -> float:
+        """Seconds to search every position once through the Python API, as a player does."""
+        t0 = time.perf_counter()
+        for b in boards:
+            search(b, depth, prob_cut=args.prob_cut, table=table)
+        return time.perf_counter() - t0
+
     batch(2)  # compile before timing
     search(boards[0], 2, table=table)
     rows = {}
     for depth in args.depths:
         walls, cpus, apis = [], [], []
         for _ in range(args.repeat):
+            # in a thread of their own: Ctrl-C stops a deep depth's minutes at once
             t0, c0 = time.perf_counter(), time.process_time()
-            stats, copies = batch(depth)
+            stats, copies = interruptible(partial(batch, depth))
             walls.append(time.perf_counter() - t0)
             cpus.append(max(time.process_time() - c0, 1e-9))
-            t0 = time.perf_counter()
-            for b in boards:
-                search(b, depth, prob_cut=args.prob_cut, table=table)
-            apis.append(time.perf_counter() - t0)
+            apis.append(interruptible(partial(api_calls, depth)))
         elapsed, cpu, api = (statistics.median(x) for x in (walls, cpus, apis))
         nodes, leaves = int(stats[0]), int(stats[1])
         rows[str(depth)] = {

@@ -52,11 +52,12 @@ def register(app: App) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import time
+    from functools import partial
 
     import numpy as np
     from rich.progress import TextColumn
 
-    from boardai.cli._common import console, progress, write_json
+    from boardai.cli._common import console, interruptible, progress, write_json
     from boardai.g2048 import kernels as K
     from boardai.g2048.stats import summarize, tile_reach
     from boardai.report import bucket_table, reach_table, summary_table
@@ -74,8 +75,16 @@ def run(args: argparse.Namespace) -> int:
         try:
             while done < args.games:
                 n = min(CHUNK, args.games - done)
-                s, m, mv = K.play_random_games(
-                    n, np.uint64(args.seed), args.p4, args.start_tiles, start_p4, done
+                s, m, mv = interruptible(
+                    partial(
+                        K.play_random_games,
+                        n,
+                        np.uint64(args.seed),
+                        args.p4,
+                        args.start_tiles,
+                        start_p4,
+                        done,
+                    )
                 )
                 scores.append(s)
                 maxes.append(m)

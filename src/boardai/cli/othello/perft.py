@@ -74,15 +74,21 @@ def run(args: argparse.Namespace) -> int:
         )
     if long:
         console(stderr=True).print(f"othello perft {args.depth}: {guess}, in one compiled call")
+    from boardai.cli._common import interruptible
     from boardai.othello import kernels as K
 
     K.perft(K.START_BLACK, K.START_WHITE, 1)  # compile or load before timing
+
+    def timed() -> tuple[int, float]:
+        t0 = time.perf_counter()
+        leaves = int(K.perft(K.START_BLACK, K.START_WHITE, args.depth))
+        return leaves, time.perf_counter() - t0
+
     times = []
     leaves = 0
     for _ in range(args.repeat):
-        t0 = time.perf_counter()
-        leaves = int(K.perft(K.START_BLACK, K.START_WHITE, args.depth))
-        times.append(time.perf_counter() - t0)
+        leaves, seconds = interruptible(timed)  # Ctrl-C stops a count of minutes at once
+        times.append(seconds)
     secs = statistics.median(times)
     rate = leaves / secs if secs > 0 else float("nan")
     console().print(f"perft({args.depth}) = {leaves:,}  in {secs:.3f} s  ({rate:,.0f} leaves/s)")

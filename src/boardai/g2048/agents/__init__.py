@@ -22,6 +22,10 @@ if TYPE_CHECKING:
 
 REGISTRY = Registry("2048", package=__name__)
 
+#: The deepest expectimax search (max layers) a player or ``bench search`` takes: depth 12
+#: already takes minutes a move without a probability cut-off.
+MAX_SEARCH_DEPTH = 12
+
 
 def make_agent(spec: str, seed: int | None = None) -> Agent[Board]:
     """Build the 2048 player a spec names; ``seed`` seeds its randomness.

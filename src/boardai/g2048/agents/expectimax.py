@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from boardai.g2048.agents import REGISTRY, make_agent  # noqa: F401 (doctest)
+from boardai.g2048.agents import MAX_SEARCH_DEPTH, REGISTRY, make_agent  # noqa: F401 (doctest)
 from boardai.g2048.board import Board
 from boardai.spec import Choice, Range
 
@@ -79,8 +79,8 @@ class ExpectimaxOptions:
         self.table_bits = bits if self.table_bits is None else self.table_bits
         for key in ("depth", "min_depth", "max_depth"):
             value = getattr(self, key)
-            if value is not None and not 1 <= value <= 12:
-                raise ValueError(f"{key} must be in 1..12, got {value}")
+            if value is not None and not 1 <= value <= MAX_SEARCH_DEPTH:
+                raise ValueError(f"{key} must be in 1..{MAX_SEARCH_DEPTH}, got {value}")
         if self.min_depth > self.max_depth:
             raise ValueError(f"min_depth {self.min_depth} is above max_depth {self.max_depth}")
         if not 0.0 <= self.prob_cut < 1.0:

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from boardai.g2048.agents import REGISTRY, make_agent  # noqa: F401 (doctest)
+from boardai.g2048.agents import MAX_SEARCH_DEPTH, REGISTRY, make_agent  # noqa: F401 (doctest)
 from boardai.g2048.board import Board
 from boardai.learn.store import shipped_model
 from boardai.spec import Choice, Range
@@ -63,8 +63,8 @@ class NTupleOptions:
     downgrade: int | None = None
 
     def __post_init__(self) -> None:
-        if not 1 <= self.depth <= 12:
-            raise ValueError(f"depth must be in 1..12, got {self.depth}")
+        if not 1 <= self.depth <= MAX_SEARCH_DEPTH:
+            raise ValueError(f"depth must be in 1..{MAX_SEARCH_DEPTH}, got {self.depth}")
         if self.time_ms < 0:
             raise ValueError(f"time_ms must be >= 0, got {self.time_ms}")
         if self.time_ms and self.depth == 1:
