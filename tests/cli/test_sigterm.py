@@ -178,3 +178,22 @@ def test_random_games_stopped_inside_a_kernel_report_their_games() -> None:
     argv = ["2048", "random", "--games", "100000000"]
     code, out, err = _terminate_when(argv, _after(6))  # (started, and some games played)
     assert code == 130 and b"interrupted: reporting the" in err and b"average score" in out
+
+
+def test_a_benchmark_stopped_inside_a_kernel_exits_130() -> None:
+    # the same SystemError where the command keeps nothing: one line, exit 130
+    argv = ["2048", "bench", "engine", "--games", "200000", "--repeat", "50"]
+    code, _, err = _terminate_when(argv, _after(6))
+    assert code == 130 and b"boardai: interrupted" in err
+
+
+def test_a_system_error_of_another_cause_is_still_a_bug(monkeypatch: pytest.MonkeyPatch) -> None:
+    from boardai.cli import main
+    from boardai.cli.g2048 import bench_engine
+
+    def broken(*args: object) -> None:
+        raise SystemError("a bug")
+
+    monkeypatch.setattr(bench_engine, "measure", broken)
+    with pytest.raises(SystemError, match="a bug"):
+        main(["2048", "bench", "engine"])

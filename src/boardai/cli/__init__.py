@@ -206,6 +206,20 @@ def build_app() -> App:
     return app
 
 
+def _interrupted(error: BaseException) -> bool:
+    """Whether ``error`` is a Ctrl-C (or SIGTERM) that reached Python code a compiled kernel
+    called back into (numba boxing the arrays it returns): the kernel reports the
+    KeyboardInterrupt raised there as a SystemError caused by it."""
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``boardai`` console script; returns the exit code."""
     app = build_app()
@@ -226,6 +240,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"boardai: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        print("\nboardai: interrupted", file=sys.stderr)
+        return 130
+    except SystemError as e:
+        if not _interrupted(e):
+            raise
         print("\nboardai: interrupted", file=sys.stderr)
         return 130
     except ModuleNotFoundError as e:
