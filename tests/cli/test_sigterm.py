@@ -197,3 +197,17 @@ def test_a_system_error_of_another_cause_is_still_a_bug(monkeypatch: pytest.Monk
     monkeypatch.setattr(bench_engine, "measure", broken)
     with pytest.raises(SystemError, match="a bug"):
         main(["2048", "bench", "engine"])
+
+
+def test_a_stopped_compare_says_so_and_shows_what_it_played(tmp_path: Path) -> None:
+    journal = tmp_path / "c.jsonl"
+    argv = ["2048", "compare", "--agents", "greedy", "random", "--games", "100000000"]
+    argv += ["--workers", "1", "--resume", str(journal)]
+
+    def some_games() -> bool:
+        return journal.exists() and len(journal.read_text().splitlines()) >= 5
+
+    code, out, err = _terminate_when(argv, some_games)
+    assert code == 130 and b"interrupted: reporting the" in err
+    assert b"100000000 games per player asked, stopped early" in out
+    assert b"random" not in out.split(b"seed 0", 1)[1]  # the second player never began

@@ -92,10 +92,12 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if journal is not None:
             journal.close()
-    show(runs, f"{args.games} games per player, seed {args.seed}", args.tile)
+    stopped = any(r.interrupted for r in runs)
+    asked = f"{args.games} games per player{' asked, stopped early' if stopped else ''}"
+    show(runs, f"{asked}, seed {args.seed}", args.tile)
     if args.json:
         write_json(args.json, {"seed": args.seed, "runs": [r.to_dict() for r in runs]})
-    return 130 if any(r.interrupted for r in runs) else 0
+    return 130 if stopped else 0
 
 
 def compare_files(args: argparse.Namespace) -> int:
