@@ -156,7 +156,7 @@ def test_a_stopped_tournament_stops_and_reports_what_it_played(tmp_path: Path) -
 
     code, out, err = _terminate_when(argv, some_games)
     assert code == 130, (out + err).decode()
-    assert b"1 of 3 pairings played" in err
+    assert b"interrupted in pairing 1 of 3" in err
     assert out.count(b" vs ") == 1 and b"greedy" not in out  # the table: those who played
 
 

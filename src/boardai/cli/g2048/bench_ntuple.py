@@ -167,9 +167,9 @@ def _play(args: argparse.Namespace, trainer: Any) -> tuple[Any, Any, Any, float]
 
     import numpy as np
 
-    p4 = trainer.config.p4
     from boardai.cli._common import interruptible, progress
 
+    p4 = trainer.config.p4
     # the compiled calls in a thread of their own: Ctrl-C stops them at once
     if args.depth == 1:
         trainer.play(1, args.seed)  # compile outside the timing

@@ -48,10 +48,10 @@ def run(args: argparse.Namespace) -> int:
     results = []
     scores: dict[tuple[int, int], tuple[float, int]] = {}
     journal = open_journal(args, journal_identity(args, "othello tournament", names))
-    interrupted = False
+    interrupted, stopped_in = False, 0
     try:
         pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
-        for i, j in pairs:
+        for k, (i, j) in enumerate(pairs, 1):
             r, interrupted = play_pairing(
                 names[i], names[j], args, f"{names[i]} vs {names[j]}", journal=journal
             )
@@ -59,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
                 results.append(r)
                 scores[(i, j)] = (r.score * r.games, r.games)
             if interrupted:  # Ctrl-C stops the tournament, not only this pairing
+                stopped_in = k
                 break
     finally:
         if journal is not None:
@@ -67,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         return 130 if interrupted else 0
     if interrupted:
         console(stderr=True).print(
-            f"interrupted: {len(results)} of {len(pairs)} pairings played (the last part-way)"
+            f"interrupted in pairing {stopped_in} of {len(pairs)}: the tables hold the games played"
         )
     elo = elo_ratings(names, scores)
     played = {k for pair in scores for k in pair}  # all, unless it was stopped early
