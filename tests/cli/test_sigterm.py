@@ -177,7 +177,11 @@ def test_random_games_stopped_inside_a_kernel_report_their_games() -> None:
     # a KeyboardInterrupt raised as numba boxed the arrays a kernel returned was a SystemError
     argv = ["2048", "random", "--games", "100000000"]
     code, out, err = _terminate_when(argv, _after(6))  # (started, and some games played)
-    assert code == 130 and b"interrupted: reporting the" in err and b"average score" in out
+    assert code == 130  # and no traceback (_terminate_when)
+    if b"interrupted: reporting the" not in err:  # a machine so slow it had not begun: a note
+        assert b"boardai: interrupted" in err
+    else:
+        assert b"average score" in out
 
 
 def test_a_benchmark_stopped_inside_a_kernel_exits_130() -> None:
