@@ -174,7 +174,8 @@ def test_a_long_compiled_count_stops_at_once() -> None:
 
 
 def test_random_games_stopped_inside_a_kernel_report_their_games() -> None:
-    # a KeyboardInterrupt raised as numba boxed the arrays a kernel returned was a SystemError
+    # a KeyboardInterrupt raised as numba boxed the tuple of arrays a kernel returned was a
+    # SystemError
     argv = ["2048", "random", "--games", "100000000"]
     code, out, err = _terminate_when(argv, _after(6))  # (started, and some games played)
     assert code == 130  # and no traceback (_terminate_when)

@@ -208,7 +208,7 @@ def build_app() -> App:
 
 def _interrupted(error: BaseException) -> bool:
     """Whether ``error`` is a Ctrl-C (or SIGTERM) that reached Python code a compiled kernel
-    called back into (numba boxing the arrays it returns): the kernel reports the
+    called back into (numba boxing a tuple of arrays it returns): the kernel reports the
     KeyboardInterrupt raised there as a SystemError caused by it."""
     seen: set[int] = set()
     cause: BaseException | None = error

@@ -138,10 +138,11 @@ def default_workers() -> int:
 def interruptible(work: Callable[[], T]) -> T:
     """``work()`` (compiled code, which releases the GIL) in a thread of its own while this one
     waits, so that Ctrl-C and SIGTERM stop the command at once, not when the call returns
-    (minutes, for a deep perft), and never inside numba's boxing of the arrays a kernel
-    returns (it calls back into Python, and a KeyboardInterrupt raised there came out as a
-    SystemError and its traceback). Only for work with nothing to keep: on Ctrl-C the thread
-    (a daemon) is left to end with the process, and the KeyboardInterrupt goes on.
+    (minutes, for a deep perft), and never inside numba's boxing of a tuple of arrays a
+    kernel returns (that calls back into Python, and a KeyboardInterrupt raised there came out
+    as a SystemError and its traceback; a lone array or a number does not). Only for work
+    with nothing to keep: on Ctrl-C the thread (a daemon) is left to end with the process,
+    and the KeyboardInterrupt goes on.
 
     >>> interruptible(lambda: 6 * 7)
     42
