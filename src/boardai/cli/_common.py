@@ -20,11 +20,15 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-def _int_at_least(low: float, text: str) -> int:
+def _integer(text: str) -> int:
     try:
-        value = int(text)
+        return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+
+
+def _int_at_least(low: int, text: str) -> int:
+    value = _integer(text)
     if value < low:
         raise argparse.ArgumentTypeError(f"{value} is not >= {low}")
     return value
@@ -48,7 +52,7 @@ def int_in(low: int, high: int) -> Callable[[str], int]:
     """
 
     def parse(text: str) -> int:
-        value = _int_at_least(-math.inf, text)
+        value = _integer(text)
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(f"{value} is not in {low}..{high}")
         return value
