@@ -184,6 +184,11 @@ def test_players_take_names(shop: Path) -> None:
         make_agent("dqn:model=tiny-2048")
     with pytest.raises(UsageError, match="is othello-ntuple, this needs othello-dqn"):
         make_othello("dqn:model=tiny-othello")
+    # No DQN in this store: a learned player with no model= says how to get one
+    with pytest.raises(UsageError, match="ships no 2048 dqn model yet: train one with boardai 2048"):
+        make_agent("dqn")
+    with pytest.raises(UsageError, match="ships no othello-dqn model yet: train one with boardai o"):
+        make_othello("dqn")
 
 
 def test_a_journal_names_a_shipped_model_by_its_name_alone(shop: Path) -> None:

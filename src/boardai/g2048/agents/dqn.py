@@ -1,4 +1,5 @@
-"""``dqn:model=m.pt[,lookahead=1]``: plays by a trained Q network (``boardai 2048 train dqn``).
+"""``dqn[:model=m.pt][,lookahead=1]``: plays by a trained Q network (``boardai 2048 train dqn``;
+the shipped ``2048-dqn`` when ``model=`` is left out).
 
 Greedy play takes the legal move of highest Q. With ``lookahead=1`` (seed 000's search) it
 scores each legal move by its reward plus the expected best Q of the positions it can lead
@@ -21,8 +22,9 @@ from boardai.spec import Range
 
 @dataclass
 class DQNOptions:
-    """Options of ``dqn``: the checkpoint, the lookahead depth, the torch device and CPU
-    threads (one is fastest for these small nets: more threads spin against each other)."""
+    """Options of ``dqn``: the checkpoint (a file or a shipped model's name; left out, the
+    first shipped 2048 DQN), the lookahead depth, the torch device and CPU threads (one is
+    fastest for these small nets: more threads spin against each other)."""
 
     model: str = ""
     lookahead: int = 0
@@ -30,8 +32,6 @@ class DQNOptions:
     threads: int = 1
 
     def __post_init__(self) -> None:
-        if not self.model:
-            raise ValueError("give the checkpoint: dqn:model=PATH.pt")
         if self.threads < 1:
             raise ValueError(f"threads must be >= 1, got {self.threads}")
         if self.lookahead not in (0, 1):
@@ -129,9 +129,10 @@ def make_dqn(opts: DQNOptions, seed: int | None) -> DQNAgent:
 
     from boardai.g2048.qnet import load_qnet
 
-    torch.set_num_threads(opts.threads)
-    from boardai.learn.store import resolve
+    from boardai.learn.store import resolve_default
 
-    net, meta = load_qnet(resolve(opts.model, "2048", "dqn"), opts.device)
-    spec = f"dqn:model={opts.model}" + (",lookahead=1" if opts.lookahead else "")
+    model, path = resolve_default(opts.model, "2048", "dqn", "boardai 2048 train dqn")
+    torch.set_num_threads(opts.threads)
+    net, meta = load_qnet(path, opts.device)
+    spec = f"dqn:model={model}" + (",lookahead=1" if opts.lookahead else "")
     return DQNAgent(net, meta, opts.lookahead, name=spec, device=opts.device)

@@ -16,14 +16,10 @@ class DQNOptions:
 
     Attributes:
         model: the checkpoint written by ``boardai othello train dqn``, or a shipped model's
-            name (``boardai models``); required.
+            name (``boardai models``); left out, the first shipped Othello DQN.
     """
 
     model: str = ""
-
-    def __post_init__(self) -> None:
-        if not self.model:
-            raise ValueError("dqn needs model=FILE (train one with boardai othello train dqn)")
 
 
 class DQNAgent:
@@ -67,8 +63,9 @@ class DQNAgent:
 @REGISTRY.register("dqn", DQNOptions, public={"model": shipped_model("othello", "othello-dqn")})
 def make_dqn(opts: DQNOptions, seed: int | None) -> DQNAgent:
     """A self-play DQN network (seed 002), greedy over legal moves."""
-    from boardai.learn.store import resolve
+    from boardai.learn.store import resolve_default
 
-    return DQNAgent(
-        str(resolve(opts.model, "othello", "othello-dqn")), name=f"dqn:model={opts.model}"
+    model, path = resolve_default(
+        opts.model, "othello", "othello-dqn", "boardai othello train dqn"
     )
+    return DQNAgent(str(path), name=f"dqn:model={model}")
