@@ -166,6 +166,51 @@ def test_a_missing_optional_dependency_is_one_line_naming_the_extra(
     ]
 
 
+@pytest.mark.parametrize(
+    ("argv", "missing"),
+    [
+        (["2048", "eval", "--agent", "random", "--games", "2", "--plot", "p.png"], "matplotlib"),
+        (
+            [
+                "2048",
+                "train",
+                "ntuple",
+                "--patterns",
+                "0123",
+                "--episodes",
+                "2",
+                "--out",
+                "t.npz",
+                "--plot",
+                "t.png",
+            ],
+            "matplotlib",
+        ),
+        (["render", "no-such-record.jsonl", "--png", "x.png"], "PIL"),
+        (["render", "no-such-record.jsonl", "--gif", "x.gif"], "imageio"),
+    ],
+)
+def test_an_output_needing_a_missing_extra_fails_before_the_work(
+    argv: list[str],
+    missing: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A plot or picture asked for without the plot extra: said before the games or the
+    # training run (it was said after them, or, for render, a traceback), nothing written
+    import sys
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setitem(sys.modules, missing, None)  # as if not installed
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert err.strip() == (
+        f'boardai: error: this needs {missing}, which is not installed: pip install "boardai[plot]"'
+    )
+    assert out == "" and list(tmp_path.iterdir()) == []
+
+
 def test_a_missing_module_that_is_not_optional_is_a_bug_shown_whole(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -52,6 +52,7 @@ EXTRAS = {
     "websockets": "web",
     "matplotlib": "plot",
     "imageio": "plot",
+    "PIL": "plot",
     "ray": "ray",
 }
 

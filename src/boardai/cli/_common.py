@@ -307,31 +307,55 @@ def warn_if_slow(game: str, specs: list[str]) -> None:
             print(f"boardai: warning: {warning}", file=sys.stderr)
 
 
-#: The namespace attribute listing a command's output options: (dest, flag, is a folder).
+#: The optional modules (of the ``plot`` extra) that write a plot, and a PNG or GIF picture.
+PLOT, PICTURES = ("matplotlib",), ("PIL", "imageio")
+
+#: The namespace attribute listing a command's output options: (dest, flag, is a folder,
+#: the optional modules that write it).
 _OUTPUTS = "_output_options"
 
 
 def output_option(
-    p: argparse.ArgumentParser, *flags: str, folder: bool = False, **kwargs: Any
+    p: argparse.ArgumentParser,
+    *flags: str,
+    folder: bool = False,
+    needs: tuple[str, ...] = (),
+    **kwargs: Any,
 ) -> argparse.Action:
     """Add an option naming a file (or, with ``folder``, a folder) that the command writes.
 
     Before the command runs, :func:`boardai.cli.main` checks every such option given with
     :func:`check_output`, so a path that cannot be written fails in one line before the work,
-    not after it. ``-`` (standard output, where an option allows it) is not checked.
+    not after it. ``-`` (standard output, where an option allows it) is not checked. So are
+    the optional modules the file needs (``needs``, e.g. ``("matplotlib",)`` for a plot): one
+    not installed is the CLI's "pip install" line before the work, not after hours of it.
     """
     action = p.add_argument(*flags, **kwargs)
     known = list(p.get_default(_OUTPUTS) or [])
-    p.set_defaults(**{_OUTPUTS: [*known, (action.dest, action.option_strings[0], folder)]})
+    entry = (action.dest, action.option_strings[0], folder, needs)
+    p.set_defaults(**{_OUTPUTS: [*known, entry]})
     return action
 
 
 def check_outputs(args: argparse.Namespace) -> None:
-    """:func:`check_output` for each output option of ``args``' command that was given."""
-    for dest, flag, folder in getattr(args, _OUTPUTS, ()):
+    """:func:`check_output` (and :func:`require`) for each output option of ``args``'
+    command that was given."""
+    for dest, flag, folder, needs in getattr(args, _OUTPUTS, ()):
         value = getattr(args, dest, None)
         if value and value != "-":
+            require(*needs)
             check_output(value, flag, folder=folder)
+
+
+def require(*modules: str) -> None:
+    """Raise ModuleNotFoundError (which :func:`boardai.cli.main` turns into its one line
+    naming the extra to install) for the first of ``modules`` that is not installed; import
+    nothing."""
+    import importlib.util
+
+    for name in modules:
+        if importlib.util.find_spec(name) is None:
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
 
 
 def check_output(path: str | Path, flag: str, folder: bool = False) -> None:

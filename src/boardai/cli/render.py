@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from boardai.cli._common import int_in, output_option, progress
+from boardai.cli._common import PICTURES, int_in, output_option, progress
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
@@ -34,8 +34,10 @@ boardai render games.jsonl --png start.png --at 0      # the start position
     p.add_argument(
         "--game", type=int, default=0, metavar="K", help="which game (0 = first, -1 = last)"
     )
-    output_option(p, "--png", metavar="OUT", help="write a picture of one position")
-    output_option(p, "--gif", metavar="OUT", help="write the whole game as an animated GIF")
+    output_option(p, "--png", metavar="OUT", needs=PICTURES, help="write a picture of one position")
+    output_option(
+        p, "--gif", metavar="OUT", needs=PICTURES, help="write the whole game as an animated GIF"
+    )
     p.add_argument(
         "--at",
         type=int,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from boardai.cli._common import default_workers, nonneg_int, output_option, positive_int
+from boardai.cli._common import PLOT, default_workers, nonneg_int, output_option, positive_int
 
 if TYPE_CHECKING:
     from boardai.arena.journal import Journal
@@ -44,7 +44,9 @@ def register(app: App) -> None:
         help="write every game (with its replay record) and the summary as JSON",
     )
     output_option(p, "--csv", metavar="FILE", help="write one CSV row per game")
-    output_option(p, "--plot", metavar="FILE", help="write a PNG: score histogram and tile reach")
+    output_option(
+        p, "--plot", metavar="FILE", needs=PLOT, help="write a PNG: score histogram and tile reach"
+    )
     output_option(
         p, "--record", metavar="FILE", help="write every game's replay record (JSON lines)"
     )

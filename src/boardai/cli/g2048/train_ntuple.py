@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from boardai.cli._common import nonneg_int, output_option, positive_int, probability
+from boardai.cli._common import PLOT, nonneg_int, output_option, positive_int, probability
 from boardai.cli._flags import deferred
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ def register(app: App) -> None:
         "and options only: its TC accumulators and restart pools start afresh",
     )
     output_option(p, "--csv", help="write the report rows to this CSV file")
-    output_option(p, "--plot", help="write the learning curve to this PNG file")
+    output_option(p, "--plot", needs=PLOT, help="write the learning curve to this PNG file")
     p.add_argument("--quiet", action="store_true", help="no reach tables, just one line per report")
     deferred(p, _config_flags)
     p.set_defaults(func=run)
