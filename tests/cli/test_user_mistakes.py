@@ -154,16 +154,20 @@ def test_a_player_failing_in_a_worker_comes_back_as_its_error(tmp_path: Path) ->
 
 
 def test_a_missing_optional_dependency_is_one_line_naming_the_extra(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     import sys
 
     monkeypatch.setitem(sys.modules, "torch", None)  # import torch fails, as without the extra
-    assert main(["2048", "watch", "--agent", "dqn:model=2048-dqn"]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert err == [
-        'boardai: error: this needs torch, which is not installed: pip install "boardai[dqn]"'
-    ]
+    for argv in (
+        ["2048", "watch", "--agent", "dqn:model=2048-dqn"],
+        ["othello", "train", "dqn", "--out", str(tmp_path / "o.pt")],  # before its bar
+    ):
+        assert main(argv) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.strip().splitlines() == [
+            'boardai: error: this needs torch, which is not installed: pip install "boardai[dqn]"'
+        ]
 
 
 @pytest.mark.parametrize(

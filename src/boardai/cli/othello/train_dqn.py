@@ -59,11 +59,13 @@ def _dqn_flags(p: argparse.ArgumentParser) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     from rich.progress import TextColumn
 
-    from boardai.cli._common import console, progress, resumed_out
+    from boardai.cli._common import console, progress, require, resumed_out
     from boardai.cli._flags import given
     from boardai.errors import UsageError
     from boardai.learn.run import Progress
     from boardai.othello.train.dqn import preset_config, train
+
+    require("torch")  # before the progress bar (the network is built under it)
 
     try:
         config = preset_config(args.preset, **given(args, args.config_flags))
