@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 
 
 def register(app: App) -> None:
-    from boardai.cli._common import output_option, tile_value
+    from boardai.cli._common import PLOT, output_option, tile_value
     from boardai.cli.g2048.eval import add_run_arguments
 
     p = app.command(
@@ -25,7 +25,8 @@ def register(app: App) -> None:
             "--json cmp.json\n"
             "boardai 2048 compare --agents greedy heuristic --games 2000 --cluster local "
             "--resume c.jsonl\n"
-            "boardai 2048 compare --from d3.json d6.json --tile 32768   # runs already played"
+            "boardai 2048 compare --from d3.json d6.json --tile 32768   # runs already played\n"
+            "boardai 2048 compare --agents greedy heuristic expectimax --games 50 --plot cmp.png"
         ),
     )
     which = p.add_mutually_exclusive_group(required=True)
@@ -49,11 +50,19 @@ def register(app: App) -> None:
     output_option(
         p, "--json", metavar="FILE", help="write every player's games and summary as JSON"
     )
+    output_option(
+        p,
+        "--plot",
+        metavar="FILE",
+        needs=PLOT,
+        help="write a PNG: each player's scores (box) and tile reach (with 95%% intervals)",
+    )
     p.set_defaults(func=run)
 
 
-def show(runs: list[RunResult], title: str, tile: int | None) -> None:
-    """The side-by-side table, then each player paired with the first on their common games."""
+def show(runs: list[RunResult], title: str, args: argparse.Namespace) -> None:
+    """The side-by-side table, then each player paired with the first on their common games;
+    the plot if ``--plot`` asks for one."""
     from boardai.arena.compare import compare_table
     from boardai.arena.paired import common_tile, paired_table
     from boardai.cli._common import console
@@ -61,7 +70,15 @@ def show(runs: list[RunResult], title: str, tile: int | None) -> None:
     out = console()
     out.print(compare_table(runs, title))
     if len(runs) > 1:
-        out.print(paired_table(runs, tile or common_tile(runs)))
+        out.print(paired_table(runs, args.tile or common_tile(runs)))
+    if args.plot and any(run.results for run in runs):
+        from boardai.arena.plots import write_compare_plot
+        from boardai.errors import UsageError
+
+        try:
+            write_compare_plot(runs, args.plot, title)
+        except OSError as e:
+            raise UsageError(f"{e.filename}: {e.strerror or e} (the plot is not saved)") from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -94,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
             journal.close()
     stopped = any(r.interrupted for r in runs)
     asked = f"{args.games} games per player{' asked, stopped early' if stopped else ''}"
-    show(runs, f"{asked}, seed {args.seed}", args.tile)
+    show(runs, f"{asked}, seed {args.seed}", args)
     if args.json:
         write_json(args.json, {"seed": args.seed, "runs": [r.to_dict() for r in runs]})
     return 130 if stopped else 0
@@ -112,7 +129,7 @@ def compare_files(args: argparse.Namespace) -> int:
     if len(seeds) > 1:
         raise UsageError(f"--from: the runs have different seeds ({seeds}): no games in common")
     games = ", ".join(f"{len(run.results):,}" for run in runs)
-    show(runs, f"games played per player: {games}; seed {seeds[0]}", args.tile)
+    show(runs, f"games played per player: {games}; seed {seeds[0]}", args)
     under_way = [run for run in runs if len(run.results) < run.games]
     if under_way:
         from boardai.cli._common import console
