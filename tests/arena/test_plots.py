@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -78,3 +79,32 @@ def test_compare_plots_played_and_read_runs(
     for png in (played, read):
         with Image.open(png) as image:
             assert image.format == "PNG" and image.size == (1100, 420)
+
+
+def test_the_tournament_figure_is_the_cross_table_best_rated_first() -> None:
+    from boardai.arena.match_results import elo_ratings
+    from boardai.arena.plots import tournament_figure
+
+    names = ["weak", "strong", "middle", "absent"]
+    scores = {(0, 1): (1.0, 10), (0, 2): (3.0, 10), (1, 2): (8.0, 10)}  # "absent" never played
+    elo = elo_ratings(names, scores)
+    left, right = tournament_figure(names, elo, scores).axes
+    order = [t.get_text() for t in left.get_yticklabels()]
+    assert order == ["strong", "middle", "weak"]
+    table = left.get_images()[0].get_array()
+    # Row player against column player, both ways from the one count of each pairing
+    assert table[0, 1] == pytest.approx(0.8) and table[1, 0] == pytest.approx(0.2)
+    assert table[2, 0] == pytest.approx(0.1) and table[2, 1] == pytest.approx(0.3)
+    assert table[1, 1] is np.ma.masked  # no score against oneself
+    assert [t.get_text() for t in right.get_yticklabels()] == order
+
+
+def test_tournament_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from PIL import Image
+
+    png = tmp_path / "t.png"
+    argv = ["othello", "tournament", "--agents", "random", "greedy", "wpc", "--games", "4"]
+    assert main([*argv, "--workers", "1", "--plot", str(png)]) == 0
+    capsys.readouterr()
+    with Image.open(png) as image:
+        assert image.format == "PNG" and image.size == (1100, 420)

@@ -137,3 +137,59 @@ def compare_figure(runs: Sequence[RunResult], title: str) -> Any:
     if played:
         right.legend(fontsize="small")
     return fig
+
+
+def tournament_figure(
+    names: Sequence[str], elo: Sequence[float], scores: dict[tuple[int, int], tuple[float, int]]
+) -> Any:
+    """A round robin (``scores[(i, j)] = (points of i against j, games)``, players
+    ``names`` with ratings ``elo``): the cross table of each row player's score against each
+    column player, best rated first, beside the Elo ratings."""
+    fig = _figure()
+    left, right = fig.subplots(1, 2, width_ratios=(3, 2))
+    played = sorted({k for pair in scores for k in pair}, key=lambda k: -elo[k])
+    n = len(played)
+    table = np.full((n, n), np.nan)
+    for (i, j), (points, games) in scores.items():
+        if games:
+            a, b = played.index(i), played.index(j)
+            table[a, b], table[b, a] = points / games, 1 - points / games
+    left.imshow(table, cmap="RdYlGn", vmin=0, vmax=1)
+    for a in range(n):
+        for b in range(n):
+            if not np.isnan(table[a, b]):
+                ink = "white" if abs(table[a, b] - 0.5) > 0.35 else "black"  # on dark cells
+                left.text(
+                    b,
+                    a,
+                    f"{table[a, b]:.2f}",
+                    ha="center",
+                    va="center",
+                    fontsize="small",
+                    color=ink,
+                )
+    labels = [_wrapped(names[k], 20) for k in played]
+    left.set_xticks(range(n), labels, rotation=30, ha="right", fontsize="small")
+    left.set_yticks(range(n), labels, fontsize="small")
+    left.set_title("score of the row's player against the column's", fontsize="medium")
+    ratings = [elo[k] for k in played]
+    bars = right.barh(range(n), ratings, color="#2e7d32")
+    right.bar_label(bars, [f"{x:.0f}" for x in ratings], padding=3, fontsize="small")
+    right.set_yticks(range(n), labels, fontsize="small")
+    right.invert_yaxis()  # best on top, as in the table
+    low, high = min(ratings), max(ratings)
+    pad = max(50.0, (high - low) * 0.15)
+    right.set_xlim(low - pad, high + pad)
+    right.set_xlabel("Elo (mean 1500)")
+    right.set_title("ratings", fontsize="medium")
+    return fig
+
+
+def write_tournament_plot(
+    names: Sequence[str],
+    elo: Sequence[float],
+    scores: dict[tuple[int, int], tuple[float, int]],
+    path: str | os.PathLike[str],
+) -> None:
+    """Write :func:`tournament_figure` to ``path`` as a PNG."""
+    _save(tournament_figure(names, elo, scores), path)

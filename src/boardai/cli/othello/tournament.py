@@ -23,11 +23,21 @@ def register(app: App) -> None:
         examples=(
             "boardai othello tournament --agents random greedy wpc alphabeta:depth=2\n"
             "boardai othello tournament --agents random wpc ntuple --games 400 --cluster local "
-            "--resume t.jsonl"
+            "--resume t.jsonl\n"
+            "boardai othello tournament --agents greedy wpc alphabeta:depth=2 --plot t.png"
         ),
     )
+    from boardai.cli._common import PLOT, output_option
+
     p.add_argument("--agents", nargs="+", required=True, metavar="SPEC", help="two or more players")
     match_options(p)
+    output_option(
+        p,
+        "--plot",
+        metavar="FILE",
+        needs=PLOT,
+        help="write a PNG: the cross table of scores beside the Elo ratings",
+    )
     p.set_defaults(func=run)
 
 
@@ -94,4 +104,11 @@ def run(args: argparse.Namespace) -> int:
                 "interrupted": interrupted,
             },
         )
+    if args.plot:
+        from boardai.arena.plots import write_tournament_plot
+
+        try:
+            write_tournament_plot(names, elo, scores, args.plot)
+        except OSError as e:
+            raise UsageError(f"{e.filename}: {e.strerror or e} (the plot is not saved)") from None
     return 130 if interrupted else 0
