@@ -51,6 +51,7 @@ def test_every_field_becomes_a_flag_with_its_default_and_help() -> None:
     assert actions["kind"].choices == ["a", "b"] and actions["kind"].help == "a or b (default: a)"
     assert actions["fast"].option_strings == ["--fast"]
     assert actions["learn"].option_strings == ["--no-learn"]
+    assert actions["learn"].help == "turns this off (it is on by default): learn as it goes"
     assert actions["end"].type is finite_float and actions["end"].help == "last rate"
     assert all(actions[n].default is None for n in names)  # left out: the dataclass decides
     p.format_help()  # every help formats (a bare % would raise)

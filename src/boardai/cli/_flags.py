@@ -105,7 +105,7 @@ def add_config_flags(
         if annotation == "bool" and bools == "switch":
             if default:
                 flag = spelling.get(f.name, "--no-" + f.name.replace("_", "-"))
-                off = f"{doc}: on unless this is given"
+                off = f"turns this off (it is on by default): {doc}"
                 parser.add_argument(flag, action="store_false", help=off, **kwargs)
             else:
                 parser.add_argument(flag, action="store_true", help=doc, **kwargs)
