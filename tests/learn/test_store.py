@@ -185,9 +185,13 @@ def test_players_take_names(shop: Path) -> None:
     with pytest.raises(UsageError, match="is othello-ntuple, this needs othello-dqn"):
         make_othello("dqn:model=tiny-othello")
     # No DQN in this store: a learned player with no model= says how to get one
-    with pytest.raises(UsageError, match="ships no 2048 dqn model yet: train one with boardai 2048"):
+    with pytest.raises(
+        UsageError, match="ships no 2048 dqn model yet: train one with boardai 2048"
+    ):
         make_agent("dqn")
-    with pytest.raises(UsageError, match="ships no othello-dqn model yet: train one with boardai o"):
+    with pytest.raises(
+        UsageError, match="ships no othello-dqn model yet: train one with boardai o"
+    ):
         make_othello("dqn")
 
 

@@ -128,7 +128,6 @@ def make_dqn(opts: DQNOptions, seed: int | None) -> DQNAgent:
     import torch
 
     from boardai.g2048.qnet import load_qnet
-
     from boardai.learn.store import resolve_default
 
     model, path = resolve_default(opts.model, "2048", "dqn", "boardai 2048 train dqn")

@@ -65,7 +65,5 @@ def make_dqn(opts: DQNOptions, seed: int | None) -> DQNAgent:
     """A self-play DQN network (seed 002), greedy over legal moves."""
     from boardai.learn.store import resolve_default
 
-    model, path = resolve_default(
-        opts.model, "othello", "othello-dqn", "boardai othello train dqn"
-    )
+    model, path = resolve_default(opts.model, "othello", "othello-dqn", "boardai othello train dqn")
     return DQNAgent(str(path), name=f"dqn:model={model}")
