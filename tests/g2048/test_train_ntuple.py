@@ -121,7 +121,7 @@ def test_cli_reports_the_restarts_apart(tmp_path, capsys) -> None:
     assert 50 < restarts < 200 and gain > 0 and float(row["restart_reach_16384"]) == 0
     text = " ".join(capsys.readouterr().out.split())  # undo the console's wrapping
     assert f"; {restarts} restarts: +{gain:,.0f}, 16384 0.0%, 32768 0.0%" in text
-    from boardai.g2048.train.report import CsvLog
+    from boardai.learn.csv_log import CsvLog
 
     log = CsvLog(table, append=True)
     log.write({"episode": 200, "avg": 2.0, "restarts": 5})

@@ -10,31 +10,16 @@ from typing import Any
 import numpy as np
 
 from boardai.arena.results import RunResult, wilson_interval
-from boardai.atomic import atomic_write
 from boardai.g2048.stats import REACH_TILES, tile_reach
+from boardai.plotting import figure, save_png
 
 #: Score spreads wider than this (largest over smallest median) are drawn on a log scale.
 LOG_SPREAD = 20.0
 
 
-def _figure() -> Any:
-    """A matplotlib Figure of the plots' size, drawn off screen (no display needed)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib.figure import Figure
-
-    return Figure(figsize=(11, 4.2), layout="constrained")
-
-
-def _save(fig: Any, path: str | os.PathLike[str]) -> None:
-    with atomic_write(path, "wb") as f:
-        fig.savefig(f, format="png", dpi=100)
-
-
 def write_plot(run: RunResult, path: str | os.PathLike[str]) -> None:
     """Write the histogram of scores and the share of games reaching each tile to ``path``."""
-    fig = _figure()
+    fig = figure()
     left, right = fig.subplots(1, 2)
     scores = run.scores
     left.hist(scores, bins=min(40, max(5, len(scores) // 3)), color="#edc22e", edgecolor="#776e65")
@@ -52,7 +37,7 @@ def write_plot(run: RunResult, path: str | os.PathLike[str]) -> None:
     right.set_title("tiles")
     right.tick_params(axis="x", rotation=45)
     right.legend()
-    _save(fig, path)
+    save_png(fig, path)
 
 
 def reach_curve(run: RunResult, tiles: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -80,7 +65,7 @@ def _wrapped(name: str, width: int = 26) -> str:
 
 def write_compare_plot(runs: Sequence[RunResult], path: str | os.PathLike[str], title: str) -> None:
     """Write :func:`compare_figure` to ``path`` as a PNG."""
-    _save(compare_figure(runs, title), path)
+    save_png(compare_figure(runs, title), path)
 
 
 def compare_figure(runs: Sequence[RunResult], title: str) -> Any:
@@ -90,7 +75,7 @@ def compare_figure(runs: Sequence[RunResult], title: str) -> Any:
     intervals (from the tile below the first one some player does not always reach)."""
     from matplotlib.ticker import StrMethodFormatter
 
-    fig = _figure()
+    fig = figure()
     left, right = fig.subplots(1, 2)
     played = [run for run in runs if len(run.results)]
     colours = [f"C{k % 10}" for k in range(len(played))]  # one colour a player, both panels
@@ -145,7 +130,7 @@ def tournament_figure(
     """A round robin (``scores[(i, j)] = (points of i against j, games)``, players
     ``names`` with ratings ``elo``): the cross table of each row player's score against each
     column player, best rated first, beside the Elo ratings."""
-    fig = _figure()
+    fig = figure()
     left, right = fig.subplots(1, 2, width_ratios=(3, 2))
     played = sorted({k for pair in scores for k in pair}, key=lambda k: -elo[k])
     n = len(played)
@@ -192,4 +177,4 @@ def write_tournament_plot(
     path: str | os.PathLike[str],
 ) -> None:
     """Write :func:`tournament_figure` to ``path`` as a PNG."""
-    _save(tournament_figure(names, elo, scores), path)
+    save_png(tournament_figure(names, elo, scores), path)

@@ -52,7 +52,7 @@ def run_trial(
         hook: gets the training run's progress events.
     """
     from boardai.atomic import atomic_write
-    from boardai.g2048.train.report import CsvLog
+    from boardai.learn.csv_log import CsvLog, keep_rows
 
     chosen = learner(plan.trainer)
     start = time.perf_counter()
@@ -76,7 +76,7 @@ def run_trial(
     def on_progress(event: Progress) -> None:
         nonlocal log
         if event.kind == "start" and go_on:  # rows past the checkpoint are played again
-            _keep_rows(folder / CSV, event.done)
+            keep_rows(folder / CSV, event.done)
             log = CsvLog(folder / CSV, append=True)
         if event.stats is not None:
             log.write({"done": event.done, **event.stats})
@@ -120,20 +120,3 @@ def _read_json(path: Path) -> dict[str, Any] | None:
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
-
-
-def _keep_rows(path: Path, done: int) -> None:
-    """Drop the rows of the CSV at ``path`` past ``done`` units (its first column), keeping
-    the others as they are written."""
-    import csv
-
-    from boardai.atomic import atomic_write
-
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    except FileNotFoundError:
-        return
-    kept = lines[:1] + [ln for ln in lines[1:] if float(next(csv.reader([ln]))[0]) <= done]
-    if len(kept) < len(lines):
-        with atomic_write(path, "w", encoding="utf-8", newline="") as f:
-            f.write("".join(kept))

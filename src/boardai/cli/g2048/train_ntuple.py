@@ -120,7 +120,8 @@ def run(args: argparse.Namespace) -> int:
     from boardai.cli._flags import config
     from boardai.errors import UsageError
     from boardai.g2048.train.ntuple_run import NTupleRun, Opened, resumed_config, train
-    from boardai.g2048.train.report import CsvLog, plot_curve, report_view
+    from boardai.g2048.train.report import plot_curve, report_view
+    from boardai.learn.csv_log import CsvLog
     from boardai.learn.run import STOPPING, Progress, StopFlag
 
     out = console()
@@ -175,14 +176,17 @@ def run(args: argparse.Namespace) -> int:
         )
     if summary["interrupted"]:
         out.print(f"interrupted: saved {summary['done']:,} episodes to {args.out}")
-        return 130
-    out.print(
-        f"saved {args.out}: {summary['done']:,} episodes, {summary['seconds']:,.0f} s of training"
-    )
-    if args.plot:
+    else:
+        out.print(
+            f"saved {args.out}: {summary['done']:,} episodes, "
+            f"{summary['seconds']:,.0f} s of training"
+        )
+    if args.plot and not rows:
+        out.print(f"no report yet (--report-every): {args.plot} not written")
+    elif args.plot:  # a stopped run's too: the reports so far
         plot_curve(rows, args.plot, title=f"n-tuple TD, {run_config.patterns}")
         out.print(f"wrote {args.plot}")
-    return 0
+    return 130 if summary["interrupted"] else 0
 
 
 def _describe(opened: Any, args: argparse.Namespace, out: Any) -> None:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from boardai.cli._common import nonneg_int, output_option, positive_int
 from boardai.cli._flags import deferred
+from boardai.cli.othello._train_report import eval_log, report_options, write_plot
 
 if TYPE_CHECKING:
     from boardai.cli import App
@@ -33,6 +34,7 @@ def register(app: App) -> None:
     p.add_argument("--preset", choices=["seed002", "strong"], default="seed002", help="preset")
     deferred(p, _dqn_flags)
     p.add_argument("--resume", action="store_true", help="continue the run saved in --out")
+    report_options(p)
     p.set_defaults(func=run)
 
 
@@ -72,13 +74,18 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise UsageError(str(e)) from None
     out = console()
+    log = eval_log(args)
+    title = f"Othello DQN ({args.preset})"
     with progress(TextColumn("{task.fields[score]}")) as bar:
         task = bar.add_task("self-play", total=config.games, score="")
 
         def on_progress(p: Progress) -> None:
             bar.update(task, completed=p.done)
+            if p.kind == "start":
+                log.start(p.done)
             ev = p.stats
             if ev is not None:
+                log.add(p.done, ev)
                 line = (
                     f"{p.done:,} games: vs wpc {ev['score_vs_wpc']:.3f} ± {ev['se_vs_wpc']:.3f},"
                     f" wins vs random {ev['win_rate_vs_random']:.1%}"
@@ -91,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
             summary = train(config, args.out, resume=resumed_out(args), on_progress=on_progress)
         except KeyboardInterrupt:
             out.print(f"interrupted: saved {args.out}")
+            write_plot(args, log, title, out)
             return 130
     out.print(f"saved {args.out} after {summary['done']:,} games")
+    write_plot(args, log, title, out)
     return 0

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from boardai.cli._common import nonneg_int, output_option, positive_int, probability
 from boardai.cli._flags import deferred
+from boardai.cli.othello._train_report import eval_log, report_options, write_plot
 
 if TYPE_CHECKING:
     from boardai.cli import App
@@ -29,6 +30,7 @@ def register(app: App) -> None:
     output_option(p, "--out", required=True, metavar="FILE", help="model file (.npz), checkpointed")
     deferred(p, _ntuple_flags)
     p.add_argument("--resume", action="store_true", help="continue the run saved in --out")
+    report_options(p)
     p.set_defaults(func=run)
 
 
@@ -64,13 +66,17 @@ def run(args: argparse.Namespace) -> int:
     run_config = config(NTupleConfig, given(args, args.config_flags))
     parse_tuples(run_config.tuples)  # a bad one says so before the progress bar shows
     out = console()
+    log = eval_log(args)
     with progress(TextColumn("vs wpc {task.fields[score]}")) as bar:
         task = bar.add_task("self-play", total=run_config.episodes, score="-")
 
         def on_progress(p: Progress) -> None:
             bar.update(task, completed=p.done)
+            if p.kind == "start":
+                log.start(p.done)
             ev = p.stats
             if ev is not None:
+                log.add(p.done, ev)
                 score = f"{ev['score_vs_wpc']:.3f} ± {ev['se']:.3f}"
                 bar.update(task, score=score)
                 trained = ev.get("score_vs_wpc_trained")
@@ -91,8 +97,11 @@ def run(args: argparse.Namespace) -> int:
         except KeyboardInterrupt:  # Ctrl-C twice (the run saved what it had, where it could)
             out.print(f"interrupted: saved {args.out}")
             return 130
+    title = f"Othello n-tuple TD, {run_config.tuples}, {run_config.stages} stages"
     if summary["interrupted"]:
         out.print(f"interrupted: saved {summary['done']:,} games to {args.out}")
+        write_plot(args, log, title, out)
         return 130
     out.print(f"saved {args.out} after {summary['done']:,} games")
+    write_plot(args, log, title, out)
     return 0

@@ -762,15 +762,15 @@ class DQNTrainer:
 
     def plot(self) -> Path | None:
         """Write ``curve.png``: training and evaluation scores against env steps."""
-        try:
-            import matplotlib
+        import importlib.util
 
-            matplotlib.use("Agg")
-            import matplotlib.pyplot as plt
-        except ImportError:  # pragma: no cover - matplotlib is in the plot extra
+        if importlib.util.find_spec("matplotlib") is None:  # the plot extra: no curve without it
             return None
+        from boardai.plotting import figure, save_png
+
         rows = self.history
-        fig, ax = plt.subplots(figsize=(7, 4))
+        fig = figure(7, 4)
+        ax = fig.subplots()
         tr = [
             (r["env_steps"], r["train_score_avg100"]) for r in rows if r["train_score_avg100"] != ""
         ]
@@ -785,9 +785,7 @@ class DQNTrainer:
         ax.grid(alpha=0.3)
         ax.legend()
         path = self.out / "curve.png"
-        with atomic_write(path, "wb") as f:
-            fig.savefig(f, format="png", dpi=100, bbox_inches="tight")
-        plt.close(fig)
+        save_png(fig, path)
         return path
 
     def train(

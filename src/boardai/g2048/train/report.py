@@ -1,4 +1,5 @@
-"""Training reports in seed 004's form: a line per chunk, the tile reach table, a CSV, a plot.
+"""Training reports in seed 004's form: a line per chunk, the tile reach table, a plot (the CSV
+is :class:`boardai.learn.csv_log.CsvLog`).
 
 Seed 004 printed, every 1,000 episodes::
 
@@ -10,9 +11,7 @@ boardai prints the same line (``moves/s`` for ``ops``) and :func:`boardai.report
 
 from __future__ import annotations
 
-import csv
 import os
-from pathlib import Path
 from typing import Any
 
 from boardai.g2048.train.trainer import Chunk, Trainer, summary_fields
@@ -58,48 +57,15 @@ def report_view(row: dict[str, Any], chunk: Chunk, quiet: bool = False) -> Any:
     return Group(line, reach_table(tiles, title=f"tiles, last {len(tiles):,} games"))
 
 
-class CsvLog:
-    """Report rows appended to a CSV file (header once); ``rows`` holds those already there."""
-
-    def __init__(self, path: str | os.PathLike[str], append: bool = False) -> None:
-        self.path = Path(path)
-        self.rows: list[dict[str, Any]] = []
-        self.fields: list[str] = []
-        if append and self.path.is_file():
-            with self.path.open(newline="", encoding="utf-8") as f:
-                reader = csv.DictReader(f)
-                self.rows = [{k: float(v) for k, v in r.items()} for r in reader]
-                self.fields = list(reader.fieldnames or [])
-        elif self.path.exists():
-            self.path.unlink()
-
-    def write(self, row: dict[str, Any]) -> None:
-        """Append one row (and the header first if the file is new; a file written by an
-        older version keeps its columns)."""
-        new = not self.path.is_file()
-        if new or not self.fields:
-            self.fields = list(row)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self.path.open("a", newline="", encoding="utf-8") as f:
-            w = csv.DictWriter(f, fieldnames=self.fields, extrasaction="ignore")
-            if new:
-                w.writeheader()
-            w.writerow(row)
-
-
 def plot_curve(
     rows: list[dict[str, Any]], path: str | os.PathLike[str], title: str = "n-tuple TD"
 ) -> None:
     """The learning curve (average and max score per report, 2048 reach rate) as a PNG."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from boardai.atomic import atomic_write
+    from boardai.plotting import figure, save_png
 
     x = [r["episode"] for r in rows]
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+    fig = figure(8, 4.5)
+    ax = fig.subplots()
     ax.plot(x, [r["avg"] for r in rows], label="average score")
     ax.plot(x, [r["max"] for r in rows], label="max score", alpha=0.5)
     ax.set_xlabel("episodes")
@@ -117,7 +83,4 @@ def plot_curve(
     ax2.set_ylim(0, 100)
     lines = ax.get_legend_handles_labels()[0] + ax2.get_legend_handles_labels()[0]
     ax.legend(lines, [str(ln.get_label()) for ln in lines], loc="upper left")
-    fig.tight_layout()
-    with atomic_write(path, "wb") as f:
-        fig.savefig(f, format="png", dpi=100)
-    plt.close(fig)
+    save_png(fig, path)
