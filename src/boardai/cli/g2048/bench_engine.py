@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from boardai.cli._common import positive_int
+from boardai.cli._common import json_option, positive_int
 
 if TYPE_CHECKING:
     from boardai.cli import App
@@ -41,9 +41,7 @@ def register(app: App) -> None:
         default=25000,
         help="boards for the Python-level timing (default 25000)",
     )
-    p.add_argument(
-        "--json", action="store_true", help="print JSON (keys slides_per_s, py_slides_per_s)"
-    )
+    json_option(p, "write the figures as JSON (keys slides_per_s, py_slides_per_s, ...)")
     p.set_defaults(func=run)
 
 
@@ -84,15 +82,17 @@ def measure(games: int, repeat: int, py_boards: int) -> dict[str, float]:
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
+    from boardai.cli._common import write_json
 
     result = measure(args.games, args.repeat, args.py_boards)
+    if args.json == "-":  # the figures alone
+        write_json("-", result)
+        return 0
+    print(
+        f"compiled batch: {result['slides_per_s']:.3e} slides/s "
+        f"({int(result['boards']):,} boards x 4 directions, median of {args.repeat})"
+    )
+    print(f"Board.slide:    {result['py_slides_per_s']:.3e} slides/s")
     if args.json:
-        print(json.dumps(result))
-    else:
-        print(
-            f"compiled batch: {result['slides_per_s']:.3e} slides/s "
-            f"({int(result['boards']):,} boards x 4 directions, median of {args.repeat})"
-        )
-        print(f"Board.slide:    {result['py_slides_per_s']:.3e} slides/s")
+        write_json(args.json, result)
     return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from boardai.cli._common import positive_int
+from boardai.cli._common import json_option, positive_int
 
 if TYPE_CHECKING:
     from boardai.cli import App
@@ -47,7 +47,7 @@ def register(app: App) -> None:
         default=3,
         help="timed runs; the median is reported (default 3)",
     )
-    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    json_option(p, "write the figures as JSON")
     p.set_defaults(func=run)
 
 
@@ -120,13 +120,11 @@ def measure(steps: int, num_envs: int, vector_steps: int, repeat: int) -> dict[s
 
 
 def run(args: argparse.Namespace) -> int:
-    from boardai.cli._common import console
+    from boardai.cli._common import console, write_json
 
     figures = measure(args.steps, args.num_envs, args.vector_steps, args.repeat)
-    if args.json:
-        import json
-
-        print(json.dumps(figures, indent=2))
+    if args.json == "-":  # the figures alone
+        write_json("-", figures)
         return 0
     out = console()
     for key, value in figures.items():
@@ -135,4 +133,6 @@ def run(args: argparse.Namespace) -> int:
     out.print(
         f"(vector env: {int(figures['num_envs'])} boards; medians of {int(figures['repeat'])} runs)"
     )
+    if args.json:
+        write_json(args.json, figures)
     return 0

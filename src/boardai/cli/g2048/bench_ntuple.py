@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from boardai.cli._common import nonneg_int, output_option, positive_int, probability
+from boardai.cli._common import json_option, nonneg_int, positive_int, probability
 
 if TYPE_CHECKING:
     from boardai.cli import App
@@ -71,7 +71,7 @@ def register(app: App) -> None:
     p.add_argument(
         "--seed", type=nonneg_int, default=2024, help="rng seed of the timed episodes and games"
     )
-    output_option(p, "--json", help="also write the results to this JSON file")
+    json_option(p, "also write the results as JSON (to stdout: the lines above go to stderr)")
     p.set_defaults(func=run)
 
 
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     from boardai.g2048.train.trainer import TrainConfig, Trainer
     from boardai.report import reach_table, summary_table
 
-    out = console()
+    out = console(stderr=args.json == "-")  # stdout holds the JSON alone
     if args.model:
         from boardai.learn.store import resolve
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from boardai.cli._common import output_option, positive_int
+from boardai.cli._common import json_option, positive_int
 
 if TYPE_CHECKING:
     from boardai.cli import App
@@ -52,7 +52,7 @@ def register(app: App) -> None:
         help=f"run a depth above {MAX_DEPTH}, or runs of more than a minute in all, anyway",
     )
     p.add_argument("--repeat", type=positive_int, default=1, help="runs; the median time is shown")
-    output_option(p, "--json", metavar="FILE", help="write depth, leaves, seconds as JSON")
+    json_option(p, "write depth, leaves, seconds as JSON")
     p.set_defaults(func=run)
 
 
@@ -91,7 +91,10 @@ def run(args: argparse.Namespace) -> int:
         times.append(seconds)
     secs = statistics.median(times)
     rate = leaves / secs if secs > 0 else float("nan")
-    console().print(f"perft({args.depth}) = {leaves:,}  in {secs:.3f} s  ({rate:,.0f} leaves/s)")
+    if args.json != "-":  # (to stdout: the JSON alone)
+        console().print(
+            f"perft({args.depth}) = {leaves:,}  in {secs:.3f} s  ({rate:,.0f} leaves/s)"
+        )
     if args.json:
         write_json(
             args.json,
