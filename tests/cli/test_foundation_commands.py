@@ -120,6 +120,10 @@ def test_every_bench_takes_json_to_stdout_alone_or_to_a_file(
         ["2048", "random", "--games", "ten"],
         ["2048", "random", "--p4", "2"],
         ["2048", "random", "--start-tiles", "17"],
+        ["2048", "play", "--seed", "-1"],  # numpy's error, a traceback, before
+        ["othello", "play", "--seed", "-1"],
+        ["othello", "gtp", "--seed", "-1"],
+        ["tui", "--seed", "-1"],
         ["nosuchcommand"],
     ],
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from boardai.cli._common import output_option
+from boardai.cli._common import nonneg_int, output_option
 
 
 def register(app: argparse.Namespace) -> None:
@@ -26,7 +26,7 @@ boardai tui --othello --record games.jsonl
     p.add_argument(
         "--opponent", metavar="SPEC", help="Othello opponent (its options set its strength)"
     )
-    p.add_argument("--seed", type=int, default=None, help="seed for the first game")
+    p.add_argument("--seed", type=nonneg_int, default=None, help="seed for the first game")
     p.add_argument("--replay", metavar="FILE", help="open this record file in the replay screen")
     p.add_argument(
         "--game", type=int, default=0, metavar="K", help="with --replay: the game to show first"

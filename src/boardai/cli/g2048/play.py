@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from boardai.cli._common import nonneg_int
+
 if TYPE_CHECKING:
     from boardai.cli import App
 
@@ -20,7 +22,9 @@ def register(app: App) -> None:
             "boardai 2048 play --seed 7      # the same start and spawns every time"
         ),
     )
-    p.add_argument("--seed", type=int, default=None, help="seed for a fixed game (default: random)")
+    p.add_argument(
+        "--seed", type=nonneg_int, default=None, help="seed for a fixed game (default: random)"
+    )
     p.set_defaults(func=run)
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from boardai.cli._common import nonneg_int
+
 if TYPE_CHECKING:
     from boardai.cli import App
 
@@ -19,7 +21,7 @@ def register(app: App) -> None:
         ),
     )
     p.add_argument("--agent", default="alphabeta:depth=6,time=1", metavar="SPEC", help="the player")
-    p.add_argument("--seed", type=int, default=None, help="seed of the player's randomness")
+    p.add_argument("--seed", type=nonneg_int, default=None, help="seed of the player's randomness")
     p.set_defaults(func=run)
 
 

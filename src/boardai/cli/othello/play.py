@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from boardai.cli._common import output_option
+from boardai.cli._common import nonneg_int, output_option
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -28,7 +28,7 @@ def register(app: App) -> None:
     )
     p.add_argument("--ai", default="alphabeta:depth=6,time=1", metavar="SPEC", help="the AI player")
     p.add_argument("--color", choices=["black", "white"], default="black", help="your colour")
-    p.add_argument("--seed", type=int, default=None, help="seed of the AI's randomness")
+    p.add_argument("--seed", type=nonneg_int, default=None, help="seed of the AI's randomness")
     output_option(p, "--record", metavar="FILE", help="write the game record as JSON at the end")
     p.set_defaults(func=run)
 
