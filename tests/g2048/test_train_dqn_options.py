@@ -4,6 +4,7 @@ interrupted run is saved before its final evaluation."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -130,7 +131,12 @@ def test_a_run_trained_on_a_missing_gpu_evaluates_on_the_cpu(
         with (moved / name).open("wb") as f:
             torch_file.save(state, f)
     assert main([*TRAIN, "--out", str(moved), "--evaluate", "2", "--json"]) == 0
-    assert '"games": 2' in capsys.readouterr().out
+    assert json.loads(capsys.readouterr().out)["games"] == 2  # the JSON alone
+    assert (
+        main([*TRAIN, "--out", str(moved), "--evaluate", "2", "--json", str(moved / "e.json")]) == 0
+    )
+    assert "2 greedy games" in capsys.readouterr().out  # the line, and the file
+    assert json.loads((moved / "e.json").read_text())["games"] == 2
     assert main([*TRAIN, "--out", str(moved), "--resume", "--steps", "200"]) == 2
     assert "device 'cuda:99'" in capsys.readouterr().err
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import importlib.util
-import json
 from typing import TYPE_CHECKING, Any
 
+from boardai.cli._common import json_option
 from boardai.cli._flags import deferred
 
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ def register(app: App) -> None:
         help="with --evaluate: the games' seed (default 1000000, the games the training "
         "evaluates on and picks best.pt by; another seed gives games it never saw)",
     )
-    p.add_argument("--json", action="store_true", help="print the final summary as JSON")
+    json_option(p, "write the final summary (or --evaluate's) as JSON")
     deferred(p, _flags)
     p.set_defaults(func=run)
 
@@ -86,7 +86,7 @@ def _flags(p: argparse.ArgumentParser) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from boardai.cli._common import check_output, console, progress
+    from boardai.cli._common import check_output, console, progress, write_json
     from boardai.cli._flags import given
     from boardai.errors import UsageError
     from boardai.g2048.train.dqn import resolve_device
@@ -126,9 +126,9 @@ def run(args: argparse.Namespace) -> int:
             bar.update(task, completed=p.done)
 
         summary = train(config, out, resume=checkpoint, on_progress=on_progress)
-    if args.json:
-        shown = {k: v for k, v in summary.items() if k not in ("unit", "done", "total", "out")}
-        print(json.dumps(shown, indent=2))
+    shown = {k: v for k, v in summary.items() if k not in ("unit", "done", "total", "out")}
+    if args.json == "-":  # the summary alone
+        write_json("-", shown)
     else:
         ev = summary["eval"]
         console().print(
@@ -139,13 +139,15 @@ def run(args: argparse.Namespace) -> int:
             f"2048 reached {100 * ev['reach_2048']:.1f}%\n"
             f"wrote checkpoint.pt, best.pt, log.csv and curve.png to {out}"
         )
+        if args.json:
+            write_json(args.json, shown)
     return 130 if summary["interrupted"] else 0
 
 
-def _evaluate(path: Any, games: int, seed: int, as_json: bool, device: str | None) -> int:
+def _evaluate(path: Any, games: int, seed: int, json_out: str | None, device: str | None) -> int:
     """Greedy games of ``path`` on ``device`` (--device), else on the device it trained on,
     or on the CPU where that one is not here (a run trained on a GPU box, evaluated at home)."""
-    from boardai.cli._common import console
+    from boardai.cli._common import console, write_json
     from boardai.errors import UsageError
     from boardai.g2048.qnet import load_checkpoint
     from boardai.g2048.train.dqn import DQNConfig, DQNTrainer, resolve_device
@@ -171,8 +173,8 @@ def _evaluate(path: Any, games: int, seed: int, as_json: bool, device: str | Non
     summary["checkpoint"] = str(path)
     summary["seed"] = seed
     summary["counters"] = state["counters"]
-    if as_json:
-        print(json.dumps(summary, indent=2))
+    if json_out == "-":  # the summary alone
+        write_json("-", summary)
     else:
         console().print(
             f"{path}: {ev['games']} greedy games, mean {ev['mean']:.0f} ± {ev['sem']:.0f}, "
@@ -180,4 +182,6 @@ def _evaluate(path: Any, games: int, seed: int, as_json: bool, device: str | Non
             f"max {ev['max']}; 1024 reached {100 * ev['reach_1024']:.1f}%, "
             f"2048 reached {100 * ev['reach_2048']:.1f}%; tiles {summary['tile_counts']}"
         )
+        if json_out:
+            write_json(json_out, summary)
     return 0
