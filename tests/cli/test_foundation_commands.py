@@ -90,30 +90,6 @@ def test_bench_engine_json() -> None:
 
 
 @pytest.mark.parametrize(
-    ("argv", "key"),
-    [
-        (["2048", "bench", "engine", "--games", "20", "--repeat", "1", "--py-boards", "200"],
-         "slides_per_s"),
-        (["2048", "bench", "env", "--steps", "500", "--vector-steps", "5", "--repeat", "1"],
-         "single_raw_random_steps_per_s"),
-        (["2048", "bench", "ntuple", "--patterns", "0123", "--episodes", "20", "--repeat", "1"],
-         "training_moves_per_s"),
-        (["othello", "perft", "4"], "leaves"),
-    ],
-)  # fmt: skip
-def test_every_bench_takes_json_to_stdout_alone_or_to_a_file(
-    argv: list[str], key: str, tmp_path: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
-) -> None:
-    assert main([*argv, "--json"]) == 0
-    alone = json.loads(capsys.readouterr().out)  # stdout is the JSON and nothing else
-    path = tmp_path / "out.json"  # type: ignore[operator]
-    assert main([*argv, "--json", str(path)]) == 0
-    text = capsys.readouterr().out
-    assert text.strip() and not text.lstrip().startswith("{")  # the report, for people
-    assert key in alone and set(json.loads(path.read_text())) == set(alone)
-
-
-@pytest.mark.parametrize(
     "argv",
     [
         ["2048", "random", "--games", "0"],

@@ -228,11 +228,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not hasattr(args, "func"):
         app.parser.print_help()
         return 0
-    from boardai.cli._common import check_outputs, sigterm_as_ctrl_c
+    from boardai.cli._common import check_outputs, json_to_stdout, sigterm_as_ctrl_c
 
     store = sys.modules.get("boardai.learn.store")
     if store is not None:  # a command run in-process after another: its own models only
         store.forget_resolved()
+    json_to_stdout(args)
     try:
         check_outputs(args)
         with sigterm_as_ctrl_c():

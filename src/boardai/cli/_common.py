@@ -200,12 +200,24 @@ def sigterm_as_ctrl_c() -> Iterator[None]:
         signal.signal(signal.SIGTERM, signal.SIG_IGN if stopping else old)
 
 
+#: Whether the command under way writes its ``--json`` document to stdout (``--json`` with no
+#: OUT, :func:`json_option`): its consoles then write to stderr, so stdout holds the JSON alone.
+_data_on_stdout = False
+
+
+def json_to_stdout(args: argparse.Namespace) -> None:
+    """Note whether ``args``' command writes its JSON to stdout (see :func:`console`)."""
+    global _data_on_stdout
+    _data_on_stdout = getattr(args, "json", None) == "-"
+
+
 def console(stderr: bool = False) -> Console:
     """A rich console: plain text when the output is not a terminal, and then long lines stay
-    whole (a log read with grep, not at 80 columns); tables still fit the width."""
+    whole (a log read with grep, not at 80 columns); tables still fit the width. On stderr
+    when asked, or when stdout carries the command's JSON (:func:`json_to_stdout`)."""
     from rich.console import Console
 
-    out = Console(stderr=stderr, highlight=False)
+    out = Console(stderr=stderr or _data_on_stdout, highlight=False)
     out.soft_wrap = not out.is_terminal
     return out
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from boardai.cli._common import output_option, positive_int
+from boardai.cli._common import json_option, output_option, positive_int
 from boardai.train import MANY_TRIALS
 
 EXAMPLES = """
@@ -63,7 +63,7 @@ def register(app: Any) -> None:
         help="skip the trials DIR already has results of, and go on from the checkpoints of "
         "the others",
     )
-    output_option(p, "--json", metavar="FILE", help="write every trial's result, ranked, as JSON")
+    json_option(p, "write every trial's result, ranked, as JSON")
     p.add_argument(
         "--force",
         action="store_true",

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 
 
 def register(app: App) -> None:
-    from boardai.cli._common import PLOT, output_option, tile_value
+    from boardai.cli._common import PLOT, json_option, output_option, tile_value
     from boardai.cli.g2048.eval import add_run_arguments
 
     p = app.command(
@@ -47,9 +47,7 @@ def register(app: App) -> None:
         "tile every player reached)",
     )
     add_run_arguments(p)
-    output_option(
-        p, "--json", metavar="FILE", help="write every player's games and summary as JSON"
-    )
+    json_option(p, "write every player's games and summary as JSON")
     output_option(
         p,
         "--plot",

@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from boardai.cli._common import PLOT, default_workers, nonneg_int, output_option, positive_int
+from boardai.cli._common import (
+    PLOT,
+    default_workers,
+    json_option,
+    nonneg_int,
+    output_option,
+    positive_int,
+)
 
 if TYPE_CHECKING:
     from boardai.arena.journal import Journal
@@ -37,12 +44,7 @@ def register(app: App) -> None:
     p.add_argument(
         "--agent", required=True, metavar="SPEC", help="the player, name[:key=value,...]"
     )
-    output_option(
-        p,
-        "--json",
-        metavar="FILE",
-        help="write every game (with its replay record) and the summary as JSON",
-    )
+    json_option(p, "write every game (with its replay record) and the summary as JSON")
     output_option(p, "--csv", metavar="FILE", help="write one CSV row per game")
     output_option(
         p, "--plot", metavar="FILE", needs=PLOT, help="write a PNG: score histogram and tile reach"
@@ -145,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
     from boardai.arena.results import RunResult, wilson_interval
     from boardai.arena.solo import prepare
     from boardai.cli._arena import open_journal, part_of
-    from boardai.cli._common import console, warn_if_slow
+    from boardai.cli._common import console, warn_if_slow, write_json
     from boardai.errors import UsageError
     from boardai.records import write_records
     from boardai.report import bucket_table, reach_table, summary_table
@@ -158,8 +160,11 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     last_save = [started]
 
-    def save(run: RunResult) -> None:
-        if args.json:
+    def save(run: RunResult, final: bool = True) -> None:
+        if args.json == "-":  # stdout: the finished run's document, once
+            if final:
+                write_json("-", run.to_dict())
+        elif args.json:
             run.write_json(args.json)
         if args.record:
             write_records(args.record, sorted(records, key=lambda r: r["index"]))
@@ -174,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
             partial.interrupted = True  # not finished yet
             partial.seconds = time.perf_counter() - started
             with contextlib.suppress(OSError):  # the games go on; the last save reports it
-                save(partial)
+                save(partial, final=False)
             last_save[0] = time.perf_counter()
 
     keep = bool(args.json or args.record)

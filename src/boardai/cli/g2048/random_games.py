@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from boardai.cli._common import nonneg_int, output_option, positive_int, probability
+from boardai.cli._common import json_option, nonneg_int, positive_int, probability
 
 if TYPE_CHECKING:
     from boardai.cli import App
@@ -44,9 +44,7 @@ def register(app: App) -> None:
         default=None,
         help="score band width (default: chosen from the data)",
     )
-    output_option(
-        p, "--json", metavar="FILE", help="write the summary and every game's result as JSON"
-    )
+    json_option(p, "write the summary and every game's result as JSON")
     p.set_defaults(func=run)
 
 

@@ -7,7 +7,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from boardai.cli._arena import add_arena_options
-from boardai.cli._common import nonneg_int, output_option, positive_int, probability
+from boardai.cli._common import json_option, nonneg_int, positive_int, probability
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -34,7 +34,7 @@ def match_options(p: argparse.ArgumentParser) -> None:
         default=None,
         help="worker processes (default: all cores); results do not depend on it",
     )
-    output_option(p, "--json", metavar="FILE", help="write the results as JSON")
+    json_option(p, "write the results as JSON")
     add_arena_options(p)
 
 

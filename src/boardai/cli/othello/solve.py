@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from boardai.cli._common import output_option, positive_float, positive_int
+from boardai.cli._common import json_option, positive_float, positive_int
 from boardai.errors import UsageError
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ def register(app: App) -> None:
         ),
     )
     p.add_argument("file", metavar="FILE", help="positions, one a line (obf) or board text")
-    output_option(p, "--json", metavar="OUT", help="write per-position results and totals as JSON")
+    json_option(p, "write per-position results and totals as JSON")
     p.add_argument(
         "--empties-max",
         type=positive_int,
@@ -168,9 +168,13 @@ def _warn_if_slow(path: str, positions: list[Position]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import sys
+
     from boardai.cli._common import write_json
     from boardai.othello.board import action_text
     from boardai.othello.search import solve_position
+
+    out = sys.stderr if args.json == "-" else sys.stdout  # stdout carries the JSON alone
 
     positions = read_positions(args.file)
     if args.empties_max is not None:
@@ -186,7 +190,7 @@ def run(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = []
     interrupted = False
     what = "win/loss/draw" if args.wld else "disc difference"
-    print(f"{len(positions)} positions; score = {what} for the side to move", flush=True)
+    print(f"{len(positions)} positions; score = {what} for the side to move", file=out, flush=True)
     for i, pos in enumerate(positions, start=1):
         try:
             r = solve_position(
@@ -203,6 +207,7 @@ def run(args: argparse.Namespace) -> int:
             result = "stopped (limit)"
         print(
             f"{head}  {result}  {r.nodes:>14,} nodes  {r.seconds:8.3f} s  {rate / 1e6:6.2f} M/s",
+            file=out,
             flush=True,
         )
         rows.append(
@@ -218,7 +223,10 @@ def run(args: argparse.Namespace) -> int:
     nodes = sum(row["nodes"] for row in rows)
     seconds = sum(row["seconds"] for row in rows)
     rate = nodes / seconds if seconds > 0 else float("nan")
-    print(f"total: {len(rows)} positions  {nodes:,} nodes  {seconds:.3f} s  {rate / 1e6:.2f} M/s")
+    print(
+        f"total: {len(rows)} positions  {nodes:,} nodes  {seconds:.3f} s  {rate / 1e6:.2f} M/s",
+        file=out,
+    )
     if args.json:
         write_json(
             args.json,
@@ -232,6 +240,6 @@ def run(args: argparse.Namespace) -> int:
         )
     if interrupted:
         pos = positions[len(rows)]
-        print(f"interrupted at #{len(rows) + 1} (line {pos.line}, {pos.empties} empties)")
+        print(f"interrupted at #{len(rows) + 1} (line {pos.line}, {pos.empties} empties)", file=out)
         return 130
     return 0
