@@ -86,3 +86,51 @@ def test_ctrl_c_on_a_ray_run_stops_it_and_resume_finishes_it(tmp_path: Path) -> 
     assert untimed(resumed, RAY_TIMINGS) == untimed(whole, RAY_TIMINGS)
     indices = [json.loads(line)["index"] for line in journal.read_text().splitlines()[1:]]
     assert sorted(indices) == list(range(GAMES))  # the interrupted games were not played twice
+
+
+LONG_SWEEP = """trainer = "2048-ntuple"
+[base]
+patterns = "0123"
+episodes = 100000000
+report_every = 500
+checkpoint_every = 100000000
+[grid]
+alpha = [0.1, 0.05]
+[eval]
+games = 4
+"""
+
+
+def test_ctrl_c_on_a_ray_sweep_saves_the_trials_under_way(tmp_path: Path) -> None:
+    """Ray's workers get no Ctrl-C: the sweep asks its trials to stop, they save where they
+    are (no checkpoint was due), and then it leaves Ray."""
+    pytest.importorskip("ray")
+    from boardai.g2048.train.trainer import Trainer
+
+    (tmp_path / "long.toml").write_text(LONG_SWEEP)
+    out = tmp_path / "sw"
+    child = _boardai(
+        ["sweep", "long.toml", "--out", str(out), "--cluster", "local", "--workers", "2"], tmp_path
+    )
+    names = ("alpha-0.1", "alpha-0.05")
+    try:
+        deadline = time.monotonic() + 300  # Ray's start on a loaded machine
+        while time.monotonic() < deadline and child.poll() is None:
+            csvs = [out / name / "progress.csv" for name in names]
+            if all(p.exists() and len(p.read_text().splitlines()) >= 2 for p in csvs):
+                break
+            time.sleep(0.2)
+        else:
+            assert child.poll() is None, child.communicate()[1][-2000:]
+            pytest.fail("the trials reported nothing after 300 s: the machine is too busy")
+        child.send_signal(signal.SIGINT)
+        _, err = child.communicate(timeout=200)
+    finally:
+        child.kill()
+    assert child.returncode == 130, err[-2000:]
+    assert "Traceback" not in err and "tasks under way to save" in err
+    for name in names:
+        trained = Trainer.load(out / name / "model.npz").episodes
+        assert 500 <= trained < 100000000, name  # saved when stopped, not at a checkpoint
+        assert not (out / name / "result.json").exists()
+    assert not (out / ".stop").exists()  # the run's request is gone with it

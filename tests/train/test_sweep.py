@@ -257,3 +257,76 @@ def test_resume_refuses_results_measured_on_other_games(
     (result,) = json.loads((tmp_path / "s.json").read_text())["results"]
     assert result["strength"]["games"] == 4 and result["done"] == 20
     assert [r["done"] for r in rows(tmp_path / "s" / "base" / "progress.csv")] == ["10", "20"]
+
+
+def test_a_trial_the_sweep_asks_to_stop_saves_where_it_stopped(
+    reference: tuple[Path, dict[str, Any]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """How a stopped sweep on Ray stops trials that no Ctrl-C reaches: it asks through a file
+    in its folder; the trial's chunk ends, it saves past its last checkpoint and raises; a
+    trial still queued does not start; resumed, the sweep goes on to the same results."""
+    import tomllib
+
+    from boardai.train import trial as trial_module
+    from boardai.train.sweep import Trials
+    from boardai.train.trial import STOP, TrialStoppedError
+
+    monkeypatch.setattr(trial_module, "STOP_LOOK_EVERY", 0.0)  # look before every chunk
+    plan = plan_from_dict(tomllib.loads(TINY))
+    asked: list[Trials] = []
+
+    def ask_at_100(name: str, event: Progress) -> None:
+        if event.done == 100:  # no checkpoint before 200
+            asked[0].stop()
+
+    contest = Trials(plan, str(tmp_path), (0, 1, 2), "run-a", hook=ask_at_100)
+    asked.append(contest)
+    with pytest.raises(TrialStoppedError, match=r"alpha-0\.1: stopped at 100, saved"):
+        contest.play([], 0)
+    assert (tmp_path / STOP).read_text() == "run-a"
+    with pytest.raises(TrialStoppedError, match="not started"):
+        contest.play([], 1)
+    assert not (tmp_path / "alpha-0.025").exists()
+    other = Trials(plan, str(tmp_path), (0, 1, 2), "run-b")  # another run: not asked
+    assert other.play([], 1)["name"] == "alpha-0.025"
+    seen: list[tuple[str, int]] = []
+    done = run_sweep(plan, tmp_path, resume=True, hook=lambda n, e: seen.append((n, e.done)))
+    assert ("alpha-0.1", 100) in seen and ("alpha-0.1", 0) not in seen  # went on from 100
+    assert untimed(done.to_dict()) == untimed(reference[1])
+
+
+class _FakeRay:
+    """What RayBackend's stop asks of ray: a wait for the tasks under way."""
+
+    def __init__(self, interrupt: bool = False) -> None:
+        self.waited: list[tuple[int, float]] = []
+        self.interrupt = interrupt
+
+    def wait(self, refs: list[Any], num_returns: int, timeout: float) -> None:
+        self.waited.append((num_returns, timeout))
+        if self.interrupt:  # Ctrl-C again during the wait
+            raise KeyboardInterrupt
+
+
+def test_a_stopped_ray_run_lets_the_tasks_it_asked_finish_a_while() -> None:
+    from boardai.arena.ray_backend import STOP_GRACE, RayBackend
+
+    said: list[str] = []
+    backend = RayBackend(notify=said.append)
+    stops: list[int] = []
+
+    class Stoppable:
+        def stop(self) -> bool:
+            stops.append(1)
+            return True
+
+    ray = _FakeRay()
+    backend._let_finish(ray, Stoppable(), ["a", "b"])  # type: ignore[arg-type]
+    assert stops == [1] and ray.waited == [(2, STOP_GRACE)]
+    assert said and "waiting for the 2 tasks under way to save" in said[0]
+    impatient = _FakeRay(interrupt=True)
+    backend._let_finish(impatient, Stoppable(), ["a"])  # type: ignore[arg-type]
+    assert impatient.waited == [(1, STOP_GRACE)]  # and no KeyboardInterrupt out of it
+    games = _FakeRay()
+    backend._let_finish(games, lambda chunk: chunk, ["a"])
+    assert games.waited == []  # a task that cannot be asked: Ray's shutdown ends it

@@ -12,9 +12,10 @@ twice is never counted twice. Every node needs boardai installed (the tasks impo
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
-from collections.abc import Generator, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from typing import Any, TypeVar
 
 from boardai.arena.backends import Task
@@ -23,6 +24,10 @@ from boardai.errors import UsageError
 R = TypeVar("R")
 
 INSTALL_HINT = 'a cluster needs Ray: pip install "boardai[ray]"'
+
+#: Seconds a stopped run waits for the chunks it asked to stop (a sweep's trials: the chunk of
+#: training under way ends, then the trial saves) before it leaves Ray, which ends them.
+STOP_GRACE = 120.0
 
 
 def import_ray() -> Any:
@@ -61,12 +66,20 @@ class RayBackend:
         address: ``local``, ``auto`` or a head address (see :func:`connect`).
         workers: with ``local``, the CPUs Ray may use (default: all of this machine's).
         retries: how often a task whose worker or node died is run again.
+        notify: told, in a line, when a stopped run waits for its tasks to save.
     """
 
-    def __init__(self, address: str = "local", workers: int | None = None, retries: int = 3):
+    def __init__(
+        self,
+        address: str = "local",
+        workers: int | None = None,
+        retries: int = 3,
+        notify: Callable[[str], None] | None = None,
+    ):
         self.address = address
         self.workers = workers
         self.retries = retries
+        self.notify = notify
         self.shares_files = address == "local"  # a cluster's nodes have their own disks
         self._joined = False  # whether this backend started or joined Ray in this process
 
@@ -112,6 +125,8 @@ class RayBackend:
                     yield chunk, result
                     submit(next(todo, None))
         finally:  # Ctrl-C, an error, or the caller stopped early: stop what is left
+            if pending:
+                self._let_finish(ray, task, list(pending))
             if pending and self._joined:
                 # This backend's own Ray session: leave it, which ends the tasks with it.
                 # (Cancelling a running task races with its reply inside Ray 2.60, which then
@@ -121,6 +136,21 @@ class RayBackend:
             else:  # a session the caller holds (and may go on using): cancel ours
                 for ref in pending:
                     ray.cancel(ref)
+
+    def _let_finish(self, ray: Any, task: Task[R], pending: list[Any]) -> None:
+        """Ask ``task`` to stop its chunks under way (``task.stop()``, where it has one: a
+        sweep's trials then save), and wait for them, :data:`STOP_GRACE` seconds at most;
+        Ctrl-C again stops the wait. Their results are not read: the run has ended."""
+        stop = getattr(task, "stop", None)
+        if stop is None or not stop():
+            return
+        if self.notify is not None:
+            self.notify(
+                f"stopping: waiting for the {len(pending)} tasks under way to save "
+                f"(at most {STOP_GRACE:.0f} s; Ctrl-C again to stop at once)"
+            )
+        with contextlib.suppress(KeyboardInterrupt):  # asked again: leave now
+            ray.wait(pending, num_returns=len(pending), timeout=STOP_GRACE)
 
 
 def _play_chunk(task: Task[R], chunk: list[int]) -> R:

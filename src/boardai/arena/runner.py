@@ -32,7 +32,6 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import partial
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from boardai.agent import Agent, Closable
@@ -169,7 +168,7 @@ def run(
             on_result(index, had[index])
     out: Run[R] = Run()
     start = time.perf_counter()
-    finished = backend.map_chunks(partial(play_chunk, contest, token), chunks)
+    finished = backend.map_chunks(ChunkTask(contest, token), chunks)
     try:
         for indices, (results, seconds) in finished:
             chunks.timed(len(indices), seconds)
@@ -188,6 +187,28 @@ def run(
     done.sort(key=lambda d: d[0])
     out.results = [r for _, r in done]
     return out
+
+
+@dataclass(frozen=True)
+class ChunkTask(Generic[R]):
+    """The task a run gives its backend: :func:`play_chunk` of its contest. A backend whose
+    workers no Ctrl-C reaches (Ray's) calls :meth:`stop` when the run ends early, so that the
+    games under way there can save what they did (where the contest knows how)."""
+
+    contest: Contest[R]
+    token: str
+
+    def __call__(self, chunk: Sequence[int]) -> tuple[list[R], float]:
+        return play_chunk(self.contest, self.token, chunk)
+
+    def stop(self) -> bool:
+        """Ask the contest's games under way elsewhere to stop and save (its ``stop()``,
+        if it has one); whether it was asked."""
+        stop = getattr(self.contest, "stop", None)
+        if stop is None:
+            return False
+        stop()
+        return True
 
 
 # -- in each process that plays -----------------------------------------------------------

@@ -77,8 +77,13 @@ def where_to_play(args: argparse.Namespace) -> tuple[Backend | None, int]:
     if not getattr(args, "cluster", None):
         return None, args.workers or default_workers()
     from boardai.arena.ray_backend import RayBackend
+    from boardai.cli._common import console
 
-    backend = RayBackend(args.cluster, args.workers if args.cluster == "local" else None)
+    backend = RayBackend(
+        args.cluster,
+        args.workers if args.cluster == "local" else None,
+        notify=console(stderr=True).print,
+    )
     return backend, args.workers or backend.cpus()
 
 

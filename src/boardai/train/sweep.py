@@ -22,6 +22,7 @@ model and strength wherever it runs.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import uuid
@@ -32,7 +33,15 @@ from typing import TYPE_CHECKING, Any
 
 from boardai.errors import UsageError
 from boardai.train.plan import Plan, config_json
-from boardai.train.trial import RESULT, TrialHook, run_trial
+from boardai.train.trial import (
+    RESULT,
+    STOP,
+    TrialHook,
+    TrialStoppedError,
+    ask_to_stop,
+    run_trial,
+    stop_asked,
+)
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -62,7 +71,17 @@ class Trials:
     def play(self, players: list[Agent[Any]], index: int) -> dict[str, Any]:
         trial = self.plan.trials[self.todo[index]]
         folder = Path(self.out, trial.name)
-        return run_trial(self.plan, trial, folder, self.run_id, resume=self.resume, hook=self.hook)
+        asked = stop_asked(self.out, self.run_id)
+        if asked():  # queued when the run stopped: nothing to save, nothing to start
+            raise TrialStoppedError(f"{trial.name}: not started, the sweep stopped")
+        return run_trial(
+            self.plan, trial, folder, self.run_id, resume=self.resume, hook=self.hook, asked=asked
+        )
+
+    def stop(self) -> None:
+        """Ask this run's trials under way to stop and save (where no Ctrl-C reaches them:
+        on Ray; :class:`~boardai.train.trial.TrialStoppedError` ends each)."""
+        ask_to_stop(self.out, self.run_id)
 
 
 @dataclass
@@ -140,9 +159,15 @@ def run_sweep(
         if on_result is not None:
             on_result(result)
 
-    ran = runner.run(
-        contest, len(todo), workers=workers, backend=backend, chunk=1, on_result=finished
-    )
+    try:
+        ran = runner.run(
+            contest, len(todo), workers=workers, backend=backend, chunk=1, on_result=finished
+        )
+    finally:  # a stop this run asked for is over
+        stop = out / STOP
+        with contextlib.suppress(OSError):
+            if stop.read_text(encoding="utf-8") == contest.run_id:
+                stop.unlink()
     results = [done[i] for i in sorted(done)]
     skipped = len(plan.trials) - len(todo)
     return SweepRun(plan, results, skipped, ran.interrupted, ran.seconds)

@@ -14,7 +14,10 @@ stopped; a CSV row that straddles the break averages only the episodes after it.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import math
+import os
 import socket
 import time
 from collections.abc import Callable
@@ -29,6 +32,42 @@ from boardai.train.plan import Plan, Trial, config_json
 CSV = "progress.csv"
 MARKER = "trial.json"
 RESULT = "result.json"
+#: The file in the sweep's folder that asks the trials of a run (its id, the file's text) to
+#: stop and save: a sweep on Ray, stopped, writes it, as its trials run where no Ctrl-C reaches.
+STOP = ".stop"
+#: Seconds between two looks at :data:`STOP` (a stat of a file, maybe on a network disk).
+STOP_LOOK_EVERY = 0.5
+
+
+class TrialStoppedError(Exception):
+    """A trial stopped when its sweep asked (:data:`STOP`), after saving its model."""
+
+
+def ask_to_stop(out: str | os.PathLike[str], run_id: str) -> None:
+    """Ask the trials of sweep run ``run_id`` training into ``out`` to stop and save."""
+    from boardai.atomic import atomic_write
+
+    with atomic_write(Path(out, STOP), "w", encoding="utf-8") as f:
+        f.write(run_id)
+
+
+def stop_asked(out: str | os.PathLike[str], run_id: str) -> Callable[[], bool]:
+    """Whether :func:`ask_to_stop` has asked run ``run_id`` to stop (looked at no more often
+    than every :data:`STOP_LOOK_EVERY` seconds; once asked, always)."""
+    path = Path(out, STOP)
+    last, asked = -math.inf, False
+
+    def check() -> bool:
+        nonlocal last, asked
+        now = time.monotonic()
+        if not asked and now - last >= STOP_LOOK_EVERY:
+            last = now
+            with contextlib.suppress(OSError):
+                asked = path.read_text(encoding="utf-8") == run_id
+        return asked
+
+    return check
+
 
 #: ``hook(trial name, event)``: a trial's progress, where the sweep can watch it.
 TrialHook = Callable[[str, Progress], None]
@@ -42,6 +81,7 @@ def run_trial(
     *,
     resume: bool = False,
     hook: TrialHook | None = None,
+    asked: Callable[[], bool] | None = None,
 ) -> dict[str, Any]:
     """Train ``trial`` into ``folder`` and measure it; returns its result (JSON-ready).
 
@@ -50,6 +90,8 @@ def run_trial(
             from, one of another run only with ``resume``.
         resume: go on from a checkpoint of the same config, whichever run wrote it.
         hook: gets the training run's progress events.
+        asked: whether the sweep asks this trial to stop (:func:`stop_asked`): it then saves
+            and raises :class:`TrialStoppedError`.
     """
     from boardai.atomic import atomic_write
     from boardai.learn.csv_log import CsvLog, keep_rows
@@ -86,15 +128,21 @@ def run_trial(
     # Ctrl-C here, or the pool stopping this worker: the chunk under way ends, the run saves,
     # then the signal goes on (the sweep stops; the worker leaves), so a resume loses nothing
     with StopFlag(resend=True) as stop:
+
+        def should_stop() -> bool:
+            return stop() or (asked is not None and asked())
+
         summary = chosen.train(
             trial.config,
             model,
             resume=model if go_on else None,
             on_progress=on_progress,
-            should_stop=stop,
+            should_stop=should_stop,
         )
-    if summary["interrupted"]:  # stopped by a signal whose handler did not raise
-        raise KeyboardInterrupt
+    if summary["interrupted"]:
+        if stop.signal is None:  # the sweep asked
+            raise TrialStoppedError(f"{trial.name}: stopped at {summary['done']:,}, saved")
+        raise KeyboardInterrupt  # stopped by a signal whose handler did not raise
     strength = chosen.evaluate(model, plan.evaluation)
     return {
         "name": trial.name,
