@@ -41,6 +41,9 @@ def test_a_resumed_log_drops_the_rows_past_its_checkpoint(tmp_path: Path) -> Non
         ("200", "0.2"),
         ("300", "0.9"),
     ]
+    fresh = EvalLog(path, resume=True)  # --resume of a run not there yet: a new file
+    fresh.start(0)
+    assert fresh.rows == [] and not path.exists()
     nothing = EvalLog(None, resume=True)  # no --csv: the rows of this run only
     nothing.start(300)
     nothing.add(400, {"score_vs_wpc": 0.5})

@@ -74,9 +74,10 @@ class EvalLog:
             return
         from boardai.learn.csv_log import CsvLog, keep_rows
 
-        if self.resume:
+        going_on = self.resume and done > 0  # (--resume of a run not there yet: a new one)
+        if going_on:
             keep_rows(self.csv, done)
-        self._log = CsvLog(self.csv, append=self.resume)
+        self._log = CsvLog(self.csv, append=going_on)
         self.rows = list(self._log.rows)
 
     def add(self, done: int, stats: dict[str, Any]) -> None:
