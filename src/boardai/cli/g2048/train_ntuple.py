@@ -121,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
     from boardai.errors import UsageError
     from boardai.g2048.train.ntuple_run import NTupleRun, Opened, resumed_config, train
     from boardai.g2048.train.report import plot_curve, report_view
-    from boardai.learn.csv_log import CsvLog
+    from boardai.learn.csv_log import CsvLog, keep_rows
     from boardai.learn.run import STOPPING, Progress, StopFlag
 
     out = console()
@@ -155,6 +155,8 @@ def run(args: argparse.Namespace) -> int:
             if ev.kind == "start":
                 opened: Opened = ev.detail
                 _describe(opened, args, out)
+                if args.csv and args.resume:  # rows past the checkpoint are played again
+                    keep_rows(args.csv, ev.done)
                 log = CsvLog(args.csv, append=bool(args.resume)) if args.csv else None
                 rows = log.rows if log else []
                 bar.update(task, completed=ev.done)
