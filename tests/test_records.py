@@ -94,8 +94,21 @@ def test_an_eval_json_file_gives_its_games_records(tmp_path):
     with pytest.raises(UsageError, match="without game records"):
         read_records(path)
     path.write_text(json.dumps({"format": 1, "runs": []}, indent=1))
-    with pytest.raises(UsageError, match="not JSON"):  # neither records nor an eval file
-        read_records(path)
+    with pytest.raises(UsageError, match="a JSON document without game records"):
+        read_records(path)  # neither records nor an eval file
+
+
+def test_one_record_as_an_indented_document_reads(tmp_path):
+    """``othello play --record`` wrote its record indented before it wrote JSON lines."""
+    from boardai.othello.game import Game as OthelloGame
+
+    g = OthelloGame()
+    for _ in range(5):
+        g.play(g.board.legal_actions()[0])
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(g.to_record(), indent=2))
+    (record,) = read_records(path)
+    assert replay(record)[-1].board == g.board
 
 
 def test_a_resume_journal_gives_its_finished_games_records(tmp_path):

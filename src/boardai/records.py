@@ -72,6 +72,9 @@ def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
         from_eval = _journal_records(p, text)
     if from_eval is not None:
         return from_eval
+    whole = _whole_document(p, text)
+    if whole is not None:
+        return whole
     records = []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -107,6 +110,32 @@ def _eval_records(path: Path, text: str) -> list[dict[str, Any]] | None:
         except ValueError as e:
             raise UsageError(f"{path}: game {k}: {e}") from None
     return records
+
+
+def _whole_document(path: Path, text: str) -> list[dict[str, Any]] | None:
+    """The record ``text`` is as one JSON document (``othello play --record`` wrote one,
+    indented, before it wrote JSON lines); None if ``text`` is not one JSON document.
+
+    Raises:
+        UsageError: one JSON document that is not a record (a match's ``--json``, say).
+    """
+    if sum(1 for line in text.splitlines() if line.strip()) < 2:
+        return None  # a line: read as a line (its mistakes named by its line number)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return None  # JSON lines (or not JSON): read line by line
+    if isinstance(data, dict) and "game" in data:
+        try:
+            game_of(data)
+        except ValueError as e:
+            raise UsageError(f"{path}: {e}") from None
+        return [data]
+    raise UsageError(
+        f"{path}: a JSON document without game records (a record file holds a game a "
+        "line: the --record of watch, eval, othello play, match or tournament, the web "
+        "app's or the terminal app's)"
+    )
 
 
 def _journal_records(path: Path, text: str) -> list[dict[str, Any]] | None:

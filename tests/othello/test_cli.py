@@ -27,6 +27,34 @@ def test_match_and_tournament(tmp_path: Path) -> None:
     assert main(t) == 0
 
 
+def test_match_and_tournament_records_replay_to_their_results(tmp_path: Path) -> None:
+    from boardai.othello.board import BLACK
+    from boardai.records import read_records, replay
+
+    rec, out = tmp_path / "m.jsonl", tmp_path / "m.json"
+    args = ["othello", "match", "--black", "wpc", "--white", "random", "--games", "4"]
+    argv = [*args, "--epsilon", "0.1", "--workers", "1", "--record", str(rec), "--json", str(out)]
+    assert main(argv) == 0
+    records = read_records(rec)
+    assert [r["index"] for r in records] == [0, 1, 2, 3]
+    assert [(r["black"], r["white"]) for r in records] == [("wpc", "random"), ("random", "wpc")] * 2
+    discs = 0  # wpc's final disc difference, each game replayed from its record
+    for r in records:
+        board = replay(r)[-1].board
+        discs += board.score(BLACK) * (1 if r["black"] == "wpc" else -1)
+    assert discs / 4 == json.loads(out.read_text())["disc_diff"]
+    # a resumed run keeps the records of the games its journal holds
+    journal, more = tmp_path / "j.jsonl", tmp_path / "more.jsonl"
+    assert main([*args, "--workers", "1", "--resume", str(journal), "--record", str(rec)]) == 0
+    bigger = ["othello", "match", "--black", "wpc", "--white", "random", "--games", "6"]
+    assert main([*bigger, "--workers", "1", "--resume", str(journal), "--record", str(more)]) == 0
+    assert [r["moves"] for r in read_records(more)][:4] == [r["moves"] for r in read_records(rec)]
+    t = ["othello", "tournament", "--agents", "random", "greedy", "wpc", "--games", "2"]
+    assert main([*t, "--workers", "1", "--record", str(tmp_path / "t.jsonl")]) == 0
+    pairs = {(r["black"], r["white"]) for r in read_records(tmp_path / "t.jsonl")}
+    assert len(read_records(tmp_path / "t.jsonl")) == 6 and ("greedy", "random") in pairs
+
+
 def test_bad_spec_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["othello", "match", "--black", "nope", "--white", "wpc"]) == 2
     assert "unknown othello agent 'nope'" in capsys.readouterr().err

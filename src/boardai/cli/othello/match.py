@@ -7,13 +7,13 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from boardai.cli._arena import add_arena_options
-from boardai.cli._common import json_option, nonneg_int, positive_int, probability
+from boardai.cli._common import json_option, nonneg_int, output_option, positive_int, probability
 
 if TYPE_CHECKING:
     from rich.table import Table
 
     from boardai.arena.journal import Journal
-    from boardai.arena.match_results import MatchResult
+    from boardai.arena.match_results import GameOutcome, MatchResult
     from boardai.cli import App
 
 
@@ -35,6 +35,13 @@ def match_options(p: argparse.ArgumentParser) -> None:
         help="worker processes (default: all cores); results do not depend on it",
     )
     json_option(p, "write the results as JSON")
+    output_option(
+        p,
+        "--record",
+        metavar="FILE",
+        help="write every game's replay record (JSON lines: boardai replay, render, tui "
+        "--replay and the web page's Replay tab open it)",
+    )
     add_arena_options(p)
 
 
@@ -91,9 +98,11 @@ def play_pairing(
     label: str,
     swap: bool = True,
     journal: Journal | None = None,
+    records: list[dict[str, Any]] | None = None,
 ) -> tuple[MatchResult, bool]:
     """Play the games of A against B; returns their result and whether Ctrl-C (or SIGTERM)
-    stopped them (the result then holds the games finished)."""
+    stopped them (the result then holds the games finished). With ``records``, each game's
+    replay record is appended there, in game order, naming its players."""
     from rich.progress import TextColumn
 
     from boardai.arena.journal import dataclass_codec, pairing
@@ -127,12 +136,43 @@ def play_pairing(
             backend=backend,
             journal=played,
             part=part,
+            keep_records=records is not None,
         )
+    if records is not None:
+        records += game_records(a, b, args.epsilon, done.results)
     if done.interrupted:
         from boardai.cli._common import console
 
         console(stderr=True).print(f"interrupted: {len(done.results)} games played")
     return summarize(a, b, done.results, done.seconds, args.epsilon), done.interrupted
+
+
+def game_records(
+    a: str, b: str, epsilon: float, outcomes: list[GameOutcome]
+) -> list[dict[str, Any]]:
+    """The replay records the ``outcomes`` of A against B keep, with their players by
+    colour and their game index (a game played before records were kept has none)."""
+    from boardai.othello.board import BLACK
+
+    kept = []
+    for o in outcomes:
+        if o.record is not None:
+            black, white = (a, b) if o.a_color == BLACK else (b, a)
+            kept.append({**o.record, "black": black, "white": white, "index": o.index,
+                         "epsilon": epsilon})  # fmt: skip
+    return kept
+
+
+def write_game_records(args: argparse.Namespace, records: list[dict[str, Any]]) -> None:
+    """``--record``: the games' records, one a line (a failure is one line, the results above
+    shown)."""
+    from boardai.errors import UsageError
+    from boardai.records import write_records
+
+    try:
+        write_records(args.record, records)
+    except OSError as e:
+        raise UsageError(f"{e.filename}: {e.strerror or e} (the records are not saved)") from None
 
 
 def match_table(r: MatchResult) -> Table:
@@ -154,7 +194,7 @@ def match_table(r: MatchResult) -> Table:
 
 def journal_identity(args: argparse.Namespace, command: str, players: list[str]) -> dict[str, Any]:
     """What a journal of this command must match to be resumed."""
-    return {
+    identity = {
         "command": command,
         "players": players,
         "seed": args.seed,
@@ -162,6 +202,9 @@ def journal_identity(args: argparse.Namespace, command: str, players: list[str])
         "epsilon": args.epsilon,
         "swap": getattr(args, "swap", True),
     }
+    if getattr(args, "record", None):  # its games keep their records (named only then, so
+        identity["records"] = True  # the journals of runs without --record resume as before)
+    return identity
 
 
 def run(args: argparse.Namespace) -> int:
@@ -171,9 +214,10 @@ def run(args: argparse.Namespace) -> int:
     part_of(args)  # a bad --part is one line before any work
     check_players([args.black, args.white], getattr(args, "cluster", None))
     journal = open_journal(args, journal_identity(args, "othello match", [args.black, args.white]))
+    records: list[dict[str, Any]] | None = [] if args.record else None
     try:
         r, interrupted = play_pairing(
-            args.black, args.white, args, "games", swap=args.swap, journal=journal
+            args.black, args.white, args, "games", swap=args.swap, journal=journal, records=records
         )
     finally:
         if journal is not None:
@@ -181,6 +225,8 @@ def run(args: argparse.Namespace) -> int:
     if not r.games:
         return 130 if interrupted else 0
     console().print(match_table(r))
+    if records is not None:
+        write_game_records(args, records)
     if args.json:
         write_json(
             args.json,

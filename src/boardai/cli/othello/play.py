@@ -23,13 +23,18 @@ def register(app: App) -> None:
         help="play Othello against an AI in the terminal",
         examples=(
             "boardai othello play --ai alphabeta:depth=6\n"
-            "boardai othello play --ai wpc --color white --record game.json"
+            "boardai othello play --ai wpc --color white --record game.jsonl"
         ),
     )
     p.add_argument("--ai", default="alphabeta:depth=6,time=1", metavar="SPEC", help="the AI player")
     p.add_argument("--color", choices=["black", "white"], default="black", help="your colour")
     p.add_argument("--seed", type=nonneg_int, default=None, help="seed of the AI's randomness")
-    output_option(p, "--record", metavar="FILE", help="write the game record as JSON at the end")
+    output_option(
+        p,
+        "--record",
+        metavar="FILE",
+        help="write the game's replay record at the end (JSON lines, as every --record)",
+    )
     p.set_defaults(func=run)
 
 
@@ -73,7 +78,7 @@ def _evaluation(ai: Agent[Board], board: Board) -> str:
 def run(args: argparse.Namespace) -> int:
     from boardai.agent import Closable
     from boardai.arena.play import play_othello
-    from boardai.cli._common import console, warn_if_slow, write_json
+    from boardai.cli._common import console, warn_if_slow
     from boardai.errors import UsageError
     from boardai.othello import BLACK, WHITE, Game
     from boardai.othello.agents import make_agent
@@ -140,7 +145,9 @@ def run(args: argparse.Namespace) -> int:
         verdict = "draw" if w is None else "you win" if w == me else "the AI wins"
         out.print(f"Game over: {verdict} ({game.board.score(me):+d} discs for you).")
     if args.record:
-        write_json(args.record, game.to_record())
+        from boardai.records import write_records
+
+        write_records(args.record, [game.to_record()])
         out.print(f"record written to {args.record}")
     if failed is not None:
         raise UsageError(f"the AI failed: {failed}")

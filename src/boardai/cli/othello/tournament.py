@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from boardai.cli.othello.match import (
     check_players,
     journal_identity,
     match_options,
     play_pairing,
+    write_game_records,
 )
 
 if TYPE_CHECKING:
@@ -58,13 +59,15 @@ def run(args: argparse.Namespace) -> int:
     results = []
     scores: dict[tuple[int, int], tuple[float, int]] = {}
     journal = open_journal(args, journal_identity(args, "othello tournament", names))
+    records: list[dict[str, Any]] | None = [] if args.record else None
     interrupted, stopped_in = False, 0
     try:
         pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
         for k, (i, j) in enumerate(pairs, 1):
             r, interrupted = play_pairing(
-                names[i], names[j], args, f"{names[i]} vs {names[j]}", journal=journal
-            )
+                names[i], names[j], args, f"{names[i]} vs {names[j]}", journal=journal,
+                records=records,
+            )  # fmt: skip
             if r.games:
                 results.append(r)
                 scores[(i, j)] = (r.score * r.games, r.games)
@@ -95,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
     out.print(t)
     for r in results:
         out.print(f"{r.a} vs {r.b}: {r.score:.3f} ± {r.score_se:.3f} over {r.games} games")
+    if records is not None:
+        write_game_records(args, records)
     if args.json:
         write_json(
             args.json,
