@@ -35,7 +35,7 @@ RESULT = "result.json"
 #: The file in the sweep's folder that asks the trials of a run (its id, the file's text) to
 #: stop and save: a sweep on Ray, stopped, writes it, as its trials run where no Ctrl-C reaches.
 STOP = ".stop"
-#: Seconds between two looks at :data:`STOP` (a stat of a file, maybe on a network disk).
+#: Seconds between two looks at :data:`STOP` (a read of a small file, maybe on a network disk).
 STOP_LOOK_EVERY = 0.5
 
 
