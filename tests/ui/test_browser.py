@@ -5,6 +5,7 @@ Set BOARDAI_SCREENSHOTS=DIR to keep the screenshots the tests take.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -192,6 +193,26 @@ def test_replay_a_record_file(page, tmp_path):
     page.click("#rPrev")
     page.wait_for_function("window.boardai.replay.state.index === 5")
     assert "position 5 / 6" in page.inner_text("#rPos")
+
+
+def test_replay_names_a_matchs_players_and_opens_an_indented_record(page, tmp_path):
+    from boardai.cli import main
+
+    path = tmp_path / "m.jsonl"
+    argv = ["othello", "match", "--black", "wpc", "--white", "random", "--games", "2"]
+    assert main([*argv, "--workers", "1", "--record", str(path)]) == 0
+    page.click("button[data-tab=replay]")
+    page.set_input_files("#replayFile", str(path))
+    page.wait_for_function("window.boardai.replay.state && window.boardai.replay.state.length > 1")
+    assert "wpc vs random" in page.inner_text("#replayGame option >> nth=0")
+    assert "random vs wpc" in page.inner_text("#replayGame option >> nth=1")
+    first = json.loads(path.read_text().splitlines()[0])
+    old = tmp_path / "old.json"  # one record, indented, as othello play --record once wrote
+    old.write_text(json.dumps(first, indent=2))
+    page.set_input_files("#replayFile", str(old))
+    length = len(first["moves"]) + 1
+    page.wait_for_function(f"window.boardai.replay.state.length === {length}")
+    assert page.locator("#replayGame option").count() == 1
 
 
 def test_a_swipe_moves(page):

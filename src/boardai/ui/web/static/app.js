@@ -59,6 +59,14 @@ function evalRecords(text) {
   return data.results.filter((g) => g && g.record).map((g) => g.record);
 }
 
+// A file that is one record as an indented JSON document (as `othello play --record` once
+// wrote them), else null.
+function wholeRecord(text) {
+  let data;
+  try { data = JSON.parse(text); } catch (e) { return null; }
+  return data && typeof data === "object" && !Array.isArray(data) && "game" in data ? [data] : null;
+}
+
 // The records of the finished games in a `--resume` journal, run by run in game order (null:
 // the text is not one); a line that is not JSON (a torn last line) is left out.
 function journalRecords(text) {
@@ -397,7 +405,7 @@ const replay = {
     this.records = [];
     const select = $("replayGame");
     select.innerHTML = "";
-    const evalRun = evalRecords(text) || journalRecords(text);
+    const evalRun = evalRecords(text) || journalRecords(text) || wholeRecord(text);
     if (evalRun) this.records = evalRun;
     else for (const line of text.split("\n")) {
       if (!line.trim()) continue;
@@ -409,7 +417,8 @@ const replay = {
       const discs = r.discs ? ` ${r.discs.black}-${r.discs.white}` : "";
       const what = r.game === "2048" ? `score ${r.score}, ${(r.moves || []).length} moves`
         : (r.winner ? (r.winner === "draw" ? "draw" : `${r.winner} wins`) : "unfinished") + discs;
-      o.textContent = `game ${i}: ${r.game} ${what}`;
+      const who = r.black && r.white ? `, ${r.black} vs ${r.white}` : r.agent ? `, ${r.agent}` : "";
+      o.textContent = `game ${i}: ${r.game} ${what}${who}`;
       select.appendChild(o);
     });
     if (this.records.length) return this.load(0);
