@@ -27,7 +27,9 @@ def test_match_and_tournament(tmp_path: Path) -> None:
     assert main(t) == 0
 
 
-def test_match_and_tournament_records_replay_to_their_results(tmp_path: Path) -> None:
+def test_match_and_tournament_records_replay_to_their_results(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from boardai.othello.board import BLACK
     from boardai.records import read_records, replay
 
@@ -43,6 +45,9 @@ def test_match_and_tournament_records_replay_to_their_results(tmp_path: Path) ->
         board = replay(r)[-1].board
         discs += board.score(BLACK) * (1 if r["black"] == "wpc" else -1)
     assert discs / 4 == json.loads(out.read_text())["disc_diff"]
+    capsys.readouterr()
+    assert main(["replay", str(rec), "--game", "1", "--final"]) == 0
+    assert "moves: black (random) " in capsys.readouterr().out  # the players by colour
     # a resumed run keeps the records of the games its journal holds
     journal, more = tmp_path / "j.jsonl", tmp_path / "more.jsonl"
     assert main([*args, "--workers", "1", "--resume", str(journal), "--record", str(rec)]) == 0

@@ -76,8 +76,11 @@ def run(args: argparse.Namespace) -> int:
     last = frames[-1]
     if game == "2048":
         top = last.board.max_tile()
-        print(f"replayed {len(frames) - 1} moves: score {last.score}, largest tile {top}")
+        who = f" by {record['agent']}" if isinstance(record.get("agent"), str) else ""
+        print(f"replayed {len(frames) - 1} moves{who}: score {last.score}, largest tile {top}")
     else:
         b, w = last.board.discs()
-        print(f"replayed {len(frames) - 1} moves: black {b}, white {w}")
+        names = [record.get(c) for c in ("black", "white")]
+        black, white = (f" ({n})" if isinstance(n, str) else "" for n in names)
+        print(f"replayed {len(frames) - 1} moves: black{black} {b}, white{white} {w}")
     return 0
