@@ -53,6 +53,28 @@ def test_an_unwritable_output_fails_before_the_work(
 @pytest.mark.parametrize(
     ("argv", "says"),
     [
+        (["2048", "eval", "--agent", "random", "--record", "-"], "--record writes a file, not"),
+        (["2048", "eval", "--agent", "random", "--csv", "-"], "--csv writes a file, not stdout"),
+        (["sweep", "x.toml", "--out", "-"], "--out writes a folder, not stdout"),
+    ],
+)
+def test_a_dash_for_a_file_is_refused_where_it_is_not_stdout(
+    argv: list[str],
+    says: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # it wrote a file called "-" (only --json takes - for stdout)
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    assert says in _one_error_line(capsys.readouterr().err)
+    assert not (tmp_path / "-").exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
         (["2048", "train", "ntuple", "--patterns", "zz"], "--patterns: unknown pattern set 'zz'"),
         (["othello", "train", "ntuple", "--tuples", "zz"], "unknown n-tuple 'zz'"),
     ],

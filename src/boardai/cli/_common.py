@@ -323,7 +323,7 @@ def warn_if_slow(game: str, specs: list[str]) -> None:
 PLOT, PICTURES = ("matplotlib",), ("PIL", "imageio")
 
 #: The namespace attribute listing a command's output options: (dest, flag, is a folder,
-#: the optional modules that write it).
+#: the optional modules that write it, whether ``-`` means stdout).
 _OUTPUTS = "_output_options"
 
 
@@ -332,28 +332,39 @@ def output_option(
     *flags: str,
     folder: bool = False,
     needs: tuple[str, ...] = (),
+    stdout: bool = False,
     **kwargs: Any,
 ) -> argparse.Action:
     """Add an option naming a file (or, with ``folder``, a folder) that the command writes.
 
     Before the command runs, :func:`boardai.cli.main` checks every such option given with
     :func:`check_output`, so a path that cannot be written fails in one line before the work,
-    not after it. ``-`` (standard output, where an option allows it) is not checked. So are
-    the optional modules the file needs (``needs``, e.g. ``("matplotlib",)`` for a plot): one
-    not installed is the CLI's "pip install" line before the work, not after hours of it.
+    not after it. ``-`` is standard output where the option says so (``stdout``), and refused
+    elsewhere (it would be a file called ``-``). So are the optional modules the file needs
+    (``needs``, e.g. ``("matplotlib",)`` for a plot): one not installed is the CLI's "pip
+    install" line before the work, not after hours of it.
     """
     action = p.add_argument(*flags, **kwargs)
     known = list(p.get_default(_OUTPUTS) or [])
-    entry = (action.dest, action.option_strings[0], folder, needs)
+    entry = (action.dest, action.option_strings[0], folder, needs, stdout)
     p.set_defaults(**{_OUTPUTS: [*known, entry]})
     return action
 
 
 def check_outputs(args: argparse.Namespace) -> None:
     """:func:`check_output` (and :func:`require`) for each output option of ``args``'
-    command that was given."""
-    for dest, flag, folder, needs in getattr(args, _OUTPUTS, ()):
+    command that was given.
+
+    Raises:
+        UsageError: ``-`` for an option that writes no stdout, or a path not writable.
+    """
+    from boardai.errors import UsageError
+
+    for dest, flag, folder, needs, stdout in getattr(args, _OUTPUTS, ()):
         value = getattr(args, dest, None)
+        if value == "-" and not stdout:
+            what = "a folder" if folder else "a file"
+            raise UsageError(f"{flag} -: {flag} writes {what}, not stdout: give its name")
         if value and value != "-":
             require(*needs)
             check_output(value, flag, folder=folder)
@@ -416,7 +427,13 @@ def json_option(p: argparse.ArgumentParser, what: str) -> argparse.Action:
     """``--json [OUT]``: write ``what`` as JSON to OUT, or with no OUT (or ``-``) to stdout
     (see :func:`write_json`)."""
     return output_option(
-        p, "--json", metavar="OUT", nargs="?", const="-", help=f"{what} (- or no OUT: stdout)"
+        p,
+        "--json",
+        metavar="OUT",
+        nargs="?",
+        const="-",
+        stdout=True,
+        help=f"{what} (- or no OUT: stdout)",
     )
 
 
