@@ -137,6 +137,25 @@ def test_the_command_ends_with_the_games_not_saved(monkeypatch, capsys):
     assert err == "boardai: error: /dev/full: No space left on device: a game not saved\n"
 
 
+def test_the_replay_screen_names_the_players_a_record_keeps():
+    from boardai.othello.game import Game as OthelloGame
+
+    o = OthelloGame()
+    o.play("d3")
+    match = {**o.to_record(), "black": "wpc", "white": "ntuple:depth=2"}
+    run = {**Game(seed=1).to_record(), "agent": "expectimax"}
+
+    async def play(app, pilot):
+        status = str(app.screen.query_one("#status").render())
+        assert "black (wpc) " in status and "white (ntuple:depth=2) " in status
+        await pilot.press("right_square_bracket")
+        await _until(
+            pilot, lambda: "by expectimax" in str(app.screen.query_one("#status").render())
+        )
+
+    _run(play, records=[match, run], start="replay")
+
+
 def test_a_malformed_record_is_a_note_in_the_replay_screen():
     """A record with ``"rules": []`` took the app down with an AttributeError."""
     good = Game(seed=2)

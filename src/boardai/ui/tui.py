@@ -392,6 +392,13 @@ class ScreenOthello(BoardScreen):
                 self.redraw()
 
 
+def _named(record: dict[str, Any], key: str, form: str) -> str:
+    """``form`` with the player's name the record keeps under ``key`` (an eval's ``agent``,
+    a match's ``black`` and ``white``); "" where it keeps none."""
+    name = record.get(key)
+    return form.format(name) if isinstance(name, str) else ""
+
+
 class ScreenReplay(BoardScreen):
     """Step through the games of a record file."""
 
@@ -432,13 +439,15 @@ class ScreenReplay(BoardScreen):
             self.show("", "", self.note)
             return
         s = self.session.state()
+        record = self.records[self.game]
         where = f"game {self.game} of {len(self.records)}   position {s['index']}/{s['length'] - 1}"
         where += f"   after {s['move']}" if s["move"] else "   (start)"
         if s["of"] == "2048":
-            where += f"   score {s['score']}"
+            where += f"   score {s['score']}" + _named(record, "agent", " by {}")
             board = board_text_2048(s["grid"])
         else:
-            where += f"   black {s['counts']['black']}  white {s['counts']['white']}"
+            black, white = (_named(record, c, " ({})") for c in ("black", "white"))
+            where += f"   black{black} {s['counts']['black']}  white{white} {s['counts']['white']}"
             board = board_text_othello(s)
         self.show(where, board, self.note)
 
