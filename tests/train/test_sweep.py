@@ -330,3 +330,17 @@ def test_a_stopped_ray_run_lets_the_tasks_it_asked_finish_a_while() -> None:
     games = _FakeRay()
     backend._let_finish(games, lambda chunk: chunk, ["a"])
     assert games.waited == []  # a task that cannot be asked: Ray's shutdown ends it
+
+
+def test_a_sweep_that_cannot_ask_its_trials_to_stop_says_so(tmp_path: Path) -> None:
+    import tomllib
+
+    from boardai.arena.runner import ChunkTask
+    from boardai.train.sweep import Trials
+
+    plan = plan_from_dict(tomllib.loads(TINY))
+    gone = tmp_path / "not-a-folder"
+    gone.write_text("")  # --out names a file: no stop request can be written in it
+    assert not ChunkTask(Trials(plan, str(gone), (0,), "run-a"), "t").stop()
+    assert ChunkTask(Trials(plan, str(tmp_path), (0,), "run-a"), "t").stop()
+    assert (tmp_path / ".stop").read_text() == "run-a"

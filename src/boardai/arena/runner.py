@@ -203,12 +203,9 @@ class ChunkTask(Generic[R]):
 
     def stop(self) -> bool:
         """Ask the contest's games under way elsewhere to stop and save (its ``stop()``,
-        if it has one); whether it was asked."""
+        if it has one); whether they were asked."""
         stop = getattr(self.contest, "stop", None)
-        if stop is None:
-            return False
-        stop()
-        return True
+        return stop is not None and bool(stop())
 
 
 # -- in each process that plays -----------------------------------------------------------

@@ -78,10 +78,15 @@ class Trials:
             self.plan, trial, folder, self.run_id, resume=self.resume, hook=self.hook, asked=asked
         )
 
-    def stop(self) -> None:
+    def stop(self) -> bool:
         """Ask this run's trials under way to stop and save (where no Ctrl-C reaches them:
-        on Ray; :class:`~boardai.train.trial.TrialStoppedError` ends each)."""
-        ask_to_stop(self.out, self.run_id)
+        on Ray; :class:`~boardai.train.trial.TrialStoppedError` ends each); whether they were
+        asked (not if ``out`` takes no file: then they end with the run, as before)."""
+        try:
+            ask_to_stop(self.out, self.run_id)
+        except OSError:
+            return False
+        return True
 
 
 @dataclass
