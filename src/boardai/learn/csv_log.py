@@ -25,7 +25,7 @@ class CsvLog:
         if append and self.path.is_file():
             with self.path.open(newline="", encoding="utf-8") as f:
                 reader = csv.DictReader(f)
-                self.rows = [{k: float(v) for k, v in r.items()} for r in reader]
+                self.rows = [{k: _number(v) for k, v in r.items()} for r in reader]
                 self.fields = list(reader.fieldnames or [])
         elif self.path.exists():
             self.path.unlink()
@@ -44,6 +44,22 @@ class CsvLog:
             w.writerow(row)
 
 
+def _number(text: str | None) -> float | str | None:
+    """A CSV cell as a number, or as it is where it is not one (a file of another program)."""
+    try:
+        return float(text) if text is not None else None
+    except ValueError:
+        return text
+
+
+def _past(line: str, done: float) -> bool:
+    """Whether a CSV line counts past ``done`` (a line that does not start with a count is
+    kept)."""
+    first = next(csv.reader([line]), [""])
+    count = _number(first[0]) if first else None
+    return isinstance(count, float) and count > done
+
+
 def keep_rows(path: str | os.PathLike[str], done: float) -> None:
     """Drop the rows of the CSV at ``path`` past ``done`` (its first column), keeping the
     others as they are written."""
@@ -52,7 +68,7 @@ def keep_rows(path: str | os.PathLike[str], done: float) -> None:
         lines = p.read_text(encoding="utf-8").splitlines(keepends=True)
     except FileNotFoundError:
         return
-    kept = lines[:1] + [ln for ln in lines[1:] if float(next(csv.reader([ln]))[0]) <= done]
+    kept = lines[:1] + [ln for ln in lines[1:] if not _past(ln, done)]
     if len(kept) < len(lines):
         with atomic_write(p, "w", encoding="utf-8", newline="") as f:
             f.write("".join(kept))
