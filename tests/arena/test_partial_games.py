@@ -101,6 +101,52 @@ def test_a_crashed_game_goes_on_from_its_last_periodic_save(tmp_path: Path) -> N
     assert resumed.cpu_seconds >= loaded[2] and resumed.seconds >= loaded[1]
 
 
+class StopsAt(CutAt):
+    """``agent``, but asking ``contest`` to stop (as a stopped run on Ray does) when asked
+    for its move number ``at``."""
+
+    def __init__(self, agent: Any, at: int, contest: Solo) -> None:
+        super().__init__(agent, 0)
+        self.stop_at, self.contest = at, contest
+
+    def act(self, state: Any) -> int:
+        if self.asked + 1 == self.stop_at:
+            assert self.contest.stop()
+        return super().act(state)
+
+
+def test_a_game_its_run_asks_to_stop_saves_and_goes_on_later(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(solo, "STOP_LOOK_EVERY", 0.0)  # look after every move
+    player = build_player(SPEC)
+    whole, _ = Solo(SPEC, seed=4).play([player], 1)
+    prefix = str(tmp_path / "p-")
+    contest = Solo(SPEC, seed=4, partial=prefix, save_seconds=1e9)
+    assert not Solo(SPEC, seed=4).stop()  # a run that keeps no games cut short: not asked
+    with pytest.raises(solo.GameStoppedError, match="game 1: stopped at move 30"):
+        contest.play([StopsAt(player, 30, contest)], 1)
+    loaded = load_partial(f"{prefix}1.json", SPEC, whole.seed)
+    assert loaded is not None and loaded[0].moves == 30
+    os.remove(f"{prefix}{solo.STOP_FILE}")  # as the run does when it ends
+    counted = CutAt(player, 0)
+    resumed, _ = contest.play([counted], 1)
+    assert _same_game(resumed, whole) and counted.asked == whole.moves - 30
+
+
+def test_play_games_clears_a_stop_request_an_earlier_run_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(solo, "STOP_LOOK_EVERY", 0.0)  # a request still there would stop it
+    with Journal.open(tmp_path / "j.jsonl", HEADER) as j:
+        part = j.part(SPEC, PLAYED)
+        stale = Path(f"{part.partial_prefix}{solo.STOP_FILE}")
+        stale.parent.mkdir(parents=True, exist_ok=True)
+        stale.write_text("stop")  # a crash after a stop was asked
+        run = play_games(SPEC, 4, seed=5, workers=1, journal=part)
+    assert len(run.results) == 4 and not stale.exists()  # not stopped by it, and gone
+
+
 def _saved_game(tmp_path: Path, moves: int) -> tuple[str, Game]:
     game = Game(seed=11)
     agent = make_agent(SPEC)

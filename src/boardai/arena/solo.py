@@ -11,7 +11,8 @@ one-player games.
 With a journal, a game cut short (Ctrl-C, SIGTERM, a killed worker) is not lost when its player
 is :func:`~boardai.agent.memoryless` (the searches and networks; not ``random`` or ``greedy``,
 which draw): every :data:`SAVE_SECONDS`, and when it is stopped (in a pool's worker too:
-:class:`~boardai.arena.backends.WorkerStopped`), it writes its record so far to its partial
+:class:`~boardai.arena.backends.WorkerStopped`; on local Ray, whose workers no Ctrl-C reaches,
+when the run asks through :data:`STOP_FILE`), it writes its record so far to its partial
 file beside the journal (:meth:`~boardai.arena.journal.Part.partial`), and the next run
 replays that record, checking each spawn against the game's seed, and plays on from there. The
 game then ends exactly as if it had never stopped, and its seconds and CPU seconds add up both
@@ -42,6 +43,17 @@ if TYPE_CHECKING:
 
 #: A game cut short loses at most this many seconds of play (see the module's docstring).
 SAVE_SECONDS = 30.0
+
+#: Beside a run's games cut short (its partial prefix, then this), the request that the games
+#: under way stop and save: a run on Ray, stopped, writes it, as no Ctrl-C reaches its workers.
+STOP_FILE = "stop"
+#: Seconds of play between two looks at :data:`STOP_FILE`.
+STOP_LOOK_EVERY = 0.5
+
+
+class GameStoppedError(Exception):
+    """A game stopped when its run asked (:data:`STOP_FILE`), after saving its position."""
+
 
 #: ``on_result(result, record)``: called in the parent as each game finishes (in any order);
 #: ``record`` is the game's :meth:`~boardai.g2048.game.Game.to_record` or None.
@@ -82,6 +94,20 @@ class Solo:
     def build(self) -> list[Agent[Any]]:
         return [build_player(self.spec)]
 
+    def stop(self) -> bool:
+        """Ask the games under way elsewhere to save their positions and stop (a run on Ray);
+        whether they were asked (not when the run keeps no games cut short)."""
+        if self.partial is None:
+            return False
+        from boardai.atomic import atomic_write
+
+        try:
+            with atomic_write(f"{self.partial}{STOP_FILE}", "w", encoding="utf-8") as f:
+                f.write("stop")
+        except OSError:
+            return False
+        return True
+
     def play(self, players: list[Agent[Any]], index: int) -> Played:
         """Play game ``index``.
 
@@ -101,7 +127,8 @@ class Solo:
         if path is not None:
             game, seconds, cpu = load_partial(path, self.spec, spawn_seed) or (game, 0.0, 0.0)
         start, cpu_start = time.perf_counter(), time.process_time()
-        saved = start
+        saved = looked = start
+        stop = None if path is None else f"{self.partial}{STOP_FILE}"
 
         def save() -> None:
             assert path is not None
@@ -112,9 +139,16 @@ class Solo:
 
         try:
             for _ in play_2048(game, agent):
-                if path is not None and time.perf_counter() - saved >= self.save_seconds:
+                now = time.perf_counter()
+                if path is not None and now - saved >= self.save_seconds:
                     save()
                     saved = time.perf_counter()
+                if stop is not None and now - looked >= STOP_LOOK_EVERY:
+                    looked = now
+                    if os.path.exists(stop):
+                        if game.moves:
+                            save()
+                        raise GameStoppedError(f"game {index}: stopped at move {game.moves}")
         except IllegalMoveError as e:
             raise RuntimeError(f"player {self.spec!r} in game {index}: {e}") from None
         except KeyboardInterrupt:  # Ctrl-C here; in a pool's worker, the pool stopping it
@@ -132,6 +166,11 @@ class Solo:
             rec["agent"] = self.spec
             rec["index"] = index
         return result, rec
+
+
+def _unlink(path: str) -> None:
+    with contextlib.suppress(OSError):
+        os.remove(path)
 
 
 def save_partial(path: str, spec: str, game: Game, seconds: float, cpu_seconds: float) -> None:
@@ -227,16 +266,21 @@ def play_games(
     partial = None
     if journal is not None and (backend is None or getattr(backend, "shares_files", False)):
         partial = journal.partial_prefix
-    done = runner.run(
-        Solo(spec, seed, record, partial),
-        games,
-        workers=workers,
-        backend=backend,
-        chunk=chunk,
-        on_result=each,
-        journal=journal,
-        part=part,
-    )
+        _unlink(f"{partial}{STOP_FILE}")  # a request an earlier run left (a crash)
+    try:
+        done = runner.run(
+            Solo(spec, seed, record, partial),
+            games,
+            workers=workers,
+            backend=backend,
+            chunk=chunk,
+            on_result=each,
+            journal=journal,
+            part=part,
+        )
+    finally:
+        if partial is not None:
+            _unlink(f"{partial}{STOP_FILE}")
     out = RunResult(
         agent=spec,
         seed=seed,
