@@ -54,6 +54,7 @@ def test_match_and_tournament_records_replay_to_their_results(
     bigger = ["othello", "match", "--black", "wpc", "--white", "random", "--games", "6"]
     assert main([*bigger, "--workers", "1", "--resume", str(journal), "--record", str(more)]) == 0
     assert [r["moves"] for r in read_records(more)][:4] == [r["moves"] for r in read_records(rec)]
+    assert read_records(journal)[1]["black"] == "random"  # a journal's records name them too
     t = ["othello", "tournament", "--agents", "random", "greedy", "wpc", "--games", "2"]
     assert main([*t, "--workers", "1", "--record", str(tmp_path / "t.jsonl")]) == 0
     pairs = {(r["black"], r["white"]) for r in read_records(tmp_path / "t.jsonl")}

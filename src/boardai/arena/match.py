@@ -120,7 +120,11 @@ class Match:
             agent.reset()
         black, white = (a, b) if a_color == BLACK else (b, a)
         game, forfeit = play_game(black, white, self.epsilon, gseed)
-        return _outcome(index, a_color, game, forfeit, self.keep_records)
+        outcome = _outcome(index, a_color, game, forfeit, self.keep_records)
+        if outcome.record is not None:  # who played it, for a replay to say (a journal too)
+            names = (self.a, self.b) if a_color == BLACK else (self.b, self.a)
+            outcome.record.update(black=names[0], white=names[1])
+        return outcome
 
 
 def run_match(

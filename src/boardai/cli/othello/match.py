@@ -139,7 +139,7 @@ def play_pairing(
             keep_records=records is not None,
         )
     if records is not None:
-        records += game_records(a, b, args.epsilon, done.results)
+        records += game_records(args.epsilon, done.results)
     if done.interrupted:
         from boardai.cli._common import console
 
@@ -147,20 +147,13 @@ def play_pairing(
     return summarize(a, b, done.results, done.seconds, args.epsilon), done.interrupted
 
 
-def game_records(
-    a: str, b: str, epsilon: float, outcomes: list[GameOutcome]
-) -> list[dict[str, Any]]:
-    """The replay records the ``outcomes`` of A against B keep, with their players by
-    colour and their game index (a game played before records were kept has none)."""
-    from boardai.othello.board import BLACK
-
-    kept = []
-    for o in outcomes:
-        if o.record is not None:
-            black, white = (a, b) if o.a_color == BLACK else (b, a)
-            kept.append({**o.record, "black": black, "white": white, "index": o.index,
-                         "epsilon": epsilon})  # fmt: skip
-    return kept
+def game_records(epsilon: float, outcomes: list[GameOutcome]) -> list[dict[str, Any]]:
+    """The replay records the ``outcomes`` of a match keep (with their players by
+    colour, :class:`~boardai.arena.match.Match`), with their game index and epsilon (a game
+    played before records were kept has none)."""
+    return [
+        {**o.record, "index": o.index, "epsilon": epsilon} for o in outcomes if o.record is not None
+    ]
 
 
 def write_game_records(args: argparse.Namespace, records: list[dict[str, Any]]) -> None:
