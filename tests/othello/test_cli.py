@@ -39,11 +39,12 @@ def test_match_and_tournament_records_replay_to_their_results(
     assert main(argv) == 0
     records = read_records(rec)
     assert [r["index"] for r in records] == [0, 1, 2, 3]
-    assert [(r["black"], r["white"]) for r in records] == [("wpc", "random"), ("random", "wpc")] * 2
+    players = [(r["players"]["black"], r["players"]["white"]) for r in records]
+    assert players == [("wpc", "random"), ("random", "wpc")] * 2
     discs = 0  # wpc's final disc difference, each game replayed from its record
     for r in records:
         board = replay(r)[-1].board
-        discs += board.score(BLACK) * (1 if r["black"] == "wpc" else -1)
+        discs += board.score(BLACK) * (1 if r["players"]["black"] == "wpc" else -1)
     assert discs / 4 == json.loads(out.read_text())["disc_diff"]
     capsys.readouterr()
     assert main(["replay", str(rec), "--game", "1", "--final"]) == 0
@@ -54,10 +55,10 @@ def test_match_and_tournament_records_replay_to_their_results(
     bigger = ["othello", "match", "--black", "wpc", "--white", "random", "--games", "6"]
     assert main([*bigger, "--workers", "1", "--resume", str(journal), "--record", str(more)]) == 0
     assert [r["moves"] for r in read_records(more)][:4] == [r["moves"] for r in read_records(rec)]
-    assert read_records(journal)[1]["black"] == "random"  # a journal's records name them too
+    assert read_records(journal)[1]["players"]["black"] == "random"  # a journal's name them too
     t = ["othello", "tournament", "--agents", "random", "greedy", "wpc", "--games", "2"]
     assert main([*t, "--workers", "1", "--record", str(tmp_path / "t.jsonl")]) == 0
-    pairs = {(r["black"], r["white"]) for r in read_records(tmp_path / "t.jsonl")}
+    pairs = {tuple(r["players"].values()) for r in read_records(tmp_path / "t.jsonl")}
     assert len(read_records(tmp_path / "t.jsonl")) == 6 and ("greedy", "random") in pairs
 
 

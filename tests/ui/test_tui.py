@@ -140,9 +140,9 @@ def test_the_command_ends_with_the_games_not_saved(monkeypatch, capsys):
 def test_the_replay_screen_names_the_players_a_record_keeps():
     from boardai.othello.game import Game as OthelloGame
 
-    o = OthelloGame()
+    o = OthelloGame(players=("wpc", "ntuple:depth=2"))
     o.play("d3")
-    match = {**o.to_record(), "black": "wpc", "white": "ntuple:depth=2"}
+    match = o.to_record()
     run = {**Game(seed=1).to_record(), "agent": "expectimax"}
 
     async def play(app, pilot):

@@ -49,7 +49,7 @@ def play_game(
     from boardai.othello.game import Game
 
     rng = np.random.default_rng(seed)
-    game = Game(start)
+    game = Game(start, players=(black.name, white.name))  # the record names them
     players = (black, white)
     try:
         for _ in play_othello(game, players, epsilon=epsilon, rng=rng):
@@ -120,11 +120,7 @@ class Match:
             agent.reset()
         black, white = (a, b) if a_color == BLACK else (b, a)
         game, forfeit = play_game(black, white, self.epsilon, gseed)
-        outcome = _outcome(index, a_color, game, forfeit, self.keep_records)
-        if outcome.record is not None:  # who played it, for a replay to say (a journal too)
-            names = (self.a, self.b) if a_color == BLACK else (self.b, self.a)
-            outcome.record.update(black=names[0], white=names[1])
-        return outcome
+        return _outcome(index, a_color, game, forfeit, self.keep_records)
 
 
 def run_match(

@@ -80,7 +80,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"replayed {len(frames) - 1} moves{who}: score {last.score}, largest tile {top}")
     else:
         b, w = last.board.discs()
-        names = [record.get(c) for c in ("black", "white")]
+        players = record.get("players")
+        names = [players.get(c) if isinstance(players, dict) else None for c in ("black", "white")]
         black, white = (f" ({n})" if isinstance(n, str) else "" for n in names)
         print(f"replayed {len(frames) - 1} moves: black{black} {b}, white{white} {w}")
     return 0

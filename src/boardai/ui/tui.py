@@ -393,9 +393,10 @@ class ScreenOthello(BoardScreen):
 
 
 def _named(record: dict[str, Any], key: str, form: str) -> str:
-    """``form`` with the player's name the record keeps under ``key`` (an eval's ``agent``,
-    a match's ``black`` and ``white``); "" where it keeps none."""
-    name = record.get(key)
+    """``form`` with the player's name a record keeps (a 2048 record's ``agent``, an Othello
+    record's ``players`` by colour, ``key``); "" where it keeps none."""
+    players = record.get("players")
+    name = players.get(key) if isinstance(players, dict) else record.get(key)
     return form.format(name) if isinstance(name, str) else ""
 
 

@@ -148,9 +148,9 @@ def play_pairing(
 
 
 def game_records(epsilon: float, outcomes: list[GameOutcome]) -> list[dict[str, Any]]:
-    """The replay records the ``outcomes`` of a match keep (with their players by
-    colour, :class:`~boardai.arena.match.Match`), with their game index and epsilon (a game
-    played before records were kept has none)."""
+    """The replay records the ``outcomes`` of a match keep (naming their players by colour,
+    as :func:`~boardai.arena.match.play_game` plays them), with their game index and epsilon
+    (a game played before records were kept has none)."""
     return [
         {**o.record, "index": o.index, "epsilon": epsilon} for o in outcomes if o.record is not None
     ]

@@ -417,7 +417,8 @@ const replay = {
       const discs = r.discs ? ` ${r.discs.black}-${r.discs.white}` : "";
       const what = r.game === "2048" ? `score ${r.score}, ${(r.moves || []).length} moves`
         : (r.winner ? (r.winner === "draw" ? "draw" : `${r.winner} wins`) : "unfinished") + discs;
-      const who = r.black && r.white ? `, ${r.black} vs ${r.white}` : r.agent ? `, ${r.agent}` : "";
+      const p = r.players || {};
+      const who = p.black && p.white ? `, ${p.black} vs ${p.white}` : r.agent ? `, ${r.agent}` : "";
       o.textContent = `game ${i}: ${r.game} ${what}${who}`;
       select.appendChild(o);
     });
