@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     from boardai.g2048.train.trainer import TrainConfig, Trainer
     from boardai.report import reach_table, summary_table
 
-    out = console(stderr=args.json == "-")  # stdout holds the JSON alone
+    out = console()  # (on stderr when the JSON goes to stdout: see console())
     if args.model:
         from boardai.learn.store import resolve
 
