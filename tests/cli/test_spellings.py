@@ -47,7 +47,7 @@ LISTED = {
     "2048": {"play", "watch", "eval", "compare", "random", "train", "bench"},
     "2048 train": {"ntuple", "dqn"},
     "2048 bench": {"engine", "env", "search", "ntuple"},
-    "othello": {"play", "match", "tournament", "gtp", "solve", "train", "perft"},
+    "othello": {"play", "watch", "match", "tournament", "gtp", "solve", "train", "perft"},
     "othello train": {"ntuple", "dqn"},
     "journal": {"show", "merge"},
 }

@@ -22,59 +22,10 @@ from textual.widgets import Footer, Header, Static
 
 from boardai.errors import UsageError
 from boardai.records import RecordSink
-from boardai.ui import theme
+from boardai.ui.boards import board_text_2048, board_text_othello
 from boardai.ui.session import Session2048, SessionOthello, SessionReplay, keep
 
-CELL_W, CELL_H = 8, 3  # a 2048 tile, in characters
 SPEEDS = (1, 2, 4, 8, 15, 30, 60)  # autoplay moves per second
-
-
-def board_text_2048(grid: list[list[int]]) -> Text:
-    """A 2048 grid as coloured text: tiles ``CELL_W`` x ``CELL_H`` on the board colour."""
-    board = f"on {theme.G2048['board']}"
-    text = Text()
-    gap_line = Text(" " * (4 * CELL_W + 5), style=board)
-    text.append_text(gap_line)
-    text.append("\n")
-    for row in grid:
-        for line in range(CELL_H):
-            text.append(" ", style=board)
-            for value in row:
-                background, ink = theme.tile_colors(value)
-                label = str(value) if value and line == CELL_H // 2 else ""
-                text.append(label.center(CELL_W), style=f"bold {ink} on {background}")
-                text.append(" ", style=board)
-            text.append("\n")
-        text.append_text(gap_line)
-        text.append("\n")
-    return text
-
-
-def board_text_othello(state: dict[str, Any], cursor: int | None = None) -> Text:
-    """An Othello position as coloured text (legal moves, the last move, flips, a cursor)."""
-    c = theme.OTHELLO
-    legal = set(state["legal"]) if cursor is not None else set()
-    flips = set(state["flips"])
-    frame = f"{c['text']} on {c['frame']}"
-    text = Text("   " + "".join(f" {ch} " for ch in "abcdefgh") + " \n", style=frame)
-    for r in range(8):
-        text.append(f" {r + 1} ", style=frame)
-        for col in range(8):
-            i = 8 * r + col
-            ch = state["cells"][i]
-            background = c["flip"] if i in flips else c["legal"] if i == cursor else c["board"]
-            if i == state["last"]:
-                background = c["last"]
-            if ch in "BW":
-                glyph, ink = " ● ", c["black" if ch == "B" else "white"]
-            elif i in legal:
-                glyph, ink = " · ", c["legal"]
-            else:
-                glyph, ink = "   ", c["board"]
-            text.append(glyph, style=f"bold {ink} on {background}")
-        text.append(" \n", style=frame)
-    text.append(" " * 28, style=frame)
-    return text
 
 
 class SafeSink(RecordSink):

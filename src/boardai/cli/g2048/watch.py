@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING
 
 from boardai.cli._common import nonneg_float, nonneg_int, output_option
 
 if TYPE_CHECKING:
     from rich.panel import Panel
-    from rich.table import Table
 
     from boardai.cli import App
-    from boardai.g2048.board import Board
     from boardai.g2048.game import Game
 
 
@@ -45,44 +44,24 @@ def register(app: App) -> None:
     p.set_defaults(func=run)
 
 
-def _board_table(board: Board) -> Table:
-    from rich.table import Table
-    from rich.text import Text
-
-    from boardai.ui.theme import tile_colors
-
-    t = Table(show_header=False, show_lines=True, box=None, padding=(0, 0), pad_edge=False)
-    for _ in range(4):
-        t.add_column(justify="center", width=8)
-    for row in board.to_grid():
-        cells = []
-        for v in row:
-            bg, fg = tile_colors(v)
-            label = str(v) if v else "·"
-            cells.append(Text(f"{label:^8}", style=f"bold {fg} on {bg}"))
-        t.add_row(*cells)
-    return t
-
-
 def _screen(spec: str, game: Game, note: str) -> Panel:
     from rich.console import Group
     from rich.panel import Panel
     from rich.text import Text
 
+    from boardai.ui.boards import board_text_2048
+
     head = Text(
         f"score {game.score:,}   moves {game.moves:,}   max {game.board.max_tile():,}", style="bold"
     )
-    return Panel(
-        Group(head, _board_table(game.board), Text(note, style="dim")), title=spec, expand=False
-    )
+    board = board_text_2048(game.board.to_grid())
+    return Panel(Group(head, board, Text(note, style="dim")), title=spec, expand=False)
 
 
 def run(args: argparse.Namespace) -> int:
-    import sys
-    import time
-
     from boardai.arena.play import Turn, play_2048
-    from boardai.cli._common import console, warn_if_slow
+    from boardai.cli._common import warn_if_slow
+    from boardai.cli._watch import watch
     from boardai.g2048 import ACTION_NAMES, Game
     from boardai.g2048.agents import make_agent
     from boardai.g2048.render import board_text
@@ -91,10 +70,6 @@ def run(args: argparse.Namespace) -> int:
     agent = make_agent(args.agent, seed=args.seed)
     game = Game(seed=args.seed)
     agent.reset()
-    out = console()
-    live_screen = sys.stdout.isatty()
-    interrupted = False
-    note = "thinking (the first run compiles the search; later runs load it)..."
     think = 0.0
 
     def noted(turn: Turn) -> str:
@@ -102,27 +77,15 @@ def run(args: argparse.Namespace) -> int:
         think += turn.seconds
         return f"{ACTION_NAMES[turn.action]:>5}   {1000 * think / game.moves:.2f} ms per move"
 
-    try:
-        if live_screen:
-            from rich.live import Live
-
-            with Live(_screen(args.agent, game, note), console=out, auto_refresh=False) as live:
-                last_draw = 0.0
-                for turn in play_2048(game, agent):
-                    note = noted(turn)
-                    now = time.perf_counter()
-                    if args.delay > 0 or now - last_draw > 1 / 30:  # at most 30 frames a second
-                        live.update(_screen(args.agent, game, note), refresh=True)
-                        last_draw = now
-                    if args.delay > 0:
-                        time.sleep(args.delay)
-                live.update(_screen(args.agent, game, note + "   game over"), refresh=True)
-        else:
-            for turn in play_2048(game, agent):
-                noted(turn)
-    except KeyboardInterrupt:
-        interrupted = True
-    if not live_screen:
+    interrupted = watch(
+        play_2048(game, agent),
+        lambda note: _screen(args.agent, game, note),
+        noted,
+        args.delay,
+        waiting="thinking (the first run compiles the search; later runs load it)...",
+        done="game over",
+    )
+    if not sys.stdout.isatty():
         print(board_text(game.board, game.score))
     verdict = "stopped" if interrupted else "game over"
     print(

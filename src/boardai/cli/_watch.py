@@ -1,0 +1,64 @@
+"""What ``boardai 2048 watch`` and ``boardai othello watch`` share: a game played move by move
+(:mod:`boardai.arena.play`'s turns) and drawn in place on a terminal, a pause between moves."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from boardai.arena.play import Turn
+
+#: The most frames a second a game at full speed (``--delay 0``) is drawn at.
+MAX_FPS = 30
+
+
+def watch(
+    turns: Iterable[Turn],
+    screen: Callable[[str], RenderableType],
+    note: Callable[[Turn], str],
+    delay: float,
+    waiting: str,
+    done: str,
+) -> bool:
+    """Play ``turns`` to the end, drawing ``screen(line)`` after each on a terminal.
+
+    ``note(turn)`` is called after every turn (terminal or not) and gives the line under the
+    board; ``waiting`` is that line before the first move, ``done`` is added after the last.
+    Off a terminal nothing is drawn (the caller prints the end) and nobody waits.
+
+    Returns:
+        True when Ctrl-C stopped the game (it stands where it was), False at its end.
+    """
+    if not sys.stdout.isatty():
+        try:
+            for turn in turns:
+                note(turn)
+        except KeyboardInterrupt:
+            return True
+        return False
+
+    from rich.live import Live
+
+    from boardai.cli._common import console
+
+    line = waiting
+    try:
+        with Live(screen(line), console=console(), auto_refresh=False) as live:
+            last_draw = 0.0
+            for turn in turns:
+                line = note(turn)
+                now = time.perf_counter()
+                if delay > 0 or now - last_draw > 1 / MAX_FPS:
+                    live.update(screen(line), refresh=True)
+                    last_draw = now
+                if delay > 0:
+                    time.sleep(delay)
+            live.update(screen(f"{line}   {done}"), refresh=True)
+    except KeyboardInterrupt:
+        return True
+    return False
