@@ -176,6 +176,32 @@ def test_othello_move_and_reply(page, tmp_path):
     page.wait_for_function("window.boardai.othello.state.moves.length === 0")
 
 
+def test_othello_autoplay_plays_to_the_end_and_stops(page):
+    page.click("button[data-tab=othello]")
+    page.select_option("#playerOthello", "random")
+    page.click("#newOthello")
+    page.wait_for_function(
+        "window.boardai.othello.state && window.boardai.othello.state.moves.length === 0"
+    )
+    page.click("#autoOthello")
+    page.wait_for_function("document.getElementById('autoOthello').textContent === 'Stop'")
+    page.wait_for_function("window.boardai.othello.state.over", timeout=60_000)
+    page.wait_for_function("document.getElementById('autoOthello').textContent === 'Autoplay'")
+    s = _state(page, "othello")
+    assert page.inner_text("#statusOthello") == s["result"]
+    assert s["counts"]["black"] + s["counts"]["white"] > 4
+    # Stop ends it between moves; a new game ends it too
+    page.click("#newOthello")
+    page.wait_for_function("window.boardai.othello.state.moves.length === 0")
+    page.click("#autoOthello")
+    page.wait_for_function("window.boardai.othello.state.moves.length >= 2")
+    page.click("#autoOthello")
+    page.wait_for_function("document.getElementById('autoOthello').textContent === 'Autoplay'")
+    moves = len(_state(page, "othello")["moves"])
+    page.wait_for_timeout(1200)
+    assert len(_state(page, "othello")["moves"]) <= moves + 2  # the step in flight at most
+
+
 def test_replay_a_record_file(page, tmp_path):
     g = Game(seed=3)
     for _ in range(6):

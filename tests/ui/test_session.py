@@ -34,6 +34,23 @@ def test_the_ai_passes_for_itself():
     assert s.state()["legal"] == [2]
 
 
+def test_othello_step_plays_the_persons_move_then_the_reply():
+    s = SessionOthello("black", "random", seed=1)
+    s.step("wpc")
+    assert len(s.game.moves) == 2 and s.state()["to_move"] == "black"
+    assert s.game.moves[0] in (19, 26, 37, 44)  # wpc's opening: d3, c4, f5 or e6
+    while not s.game.is_over():
+        s.step("greedy")  # passes included, when forced
+    assert s.state()["result"]
+    with pytest.raises(UsageError, match="the game is over"):
+        s.step("greedy")
+    # a forced pass: the player passes for the person, then the opponent ends the game
+    rows = [[2, 1, 0, 0, 0, 0, 0, 0]] + [[0] * 8] * 7
+    s = SessionOthello("black", "random", start=Board.from_grid(rows, BLACK))
+    s.step("wpc")
+    assert s.game.move_texts() == ["pass", "c1"] and s.state()["over"]
+
+
 def test_2048_won_and_over_flags():
     s = Session2048(grid=[[1024, 1024, 0, 0], [0] * 4, [0] * 4, [0] * 4])
     assert not s.state()["won"]

@@ -172,3 +172,29 @@ def test_a_malformed_record_is_a_note_in_the_replay_screen():
         assert screen.session.frames[screen.session.index].board == good.board
 
     _run(play, records=[bad, good.to_record()], start="replay")
+
+
+def test_othello_autoplay_plays_your_side_to_the_end(tmp_path):
+    path = tmp_path / "g.jsonl"
+
+    async def play(app, pilot):
+        await pilot.press("2")
+        screen = app.screen
+        await _until(pilot, lambda: screen.session is not None and not screen.busy)
+        first = screen.hint_player
+        while screen.hint_player != "wpc":  # p: the next hint player, round the list
+            await pilot.press("p")
+            assert screen.hint_player != first
+        await pilot.press("a")
+        assert screen.timer is not None
+        await _until(pilot, lambda: screen.session.game.is_over(), tries=5000)
+        await _until(pilot, lambda: screen.timer is None)
+        assert "autoplay" not in str(screen.query_one("#status").render())
+        await pilot.press("n")  # a new game; autoplay stays off
+        await _until(pilot, lambda: not screen.busy and screen.session.game.moves == [])
+        await pilot.press("a", "a")
+        assert screen.timer is None
+
+    _run(play, opponent="random", seed=1, record_path=str(path))
+    (record,) = read_records(path)
+    assert record["game"] == "othello" and record["over"]

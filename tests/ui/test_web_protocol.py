@@ -243,7 +243,7 @@ def test_othello_as_white_gets_the_first_reply(sock):
         ({"type": "move", "move": "z9"}, ["unknown move"]),
         ({"type": "move", "move": 19}, ["'move' must be"]),
         ({"type": "move"}, ["'move' must be"]),
-        ({"type": "step", "player": "random"}, ["not a 2048 game"]),
+        ({"type": "step", "player": "nobody"}, ["othello player 'nobody' is not offered here"]),
         ({"type": "hint", "player": "nobody"}, ["othello player 'nobody' is not offered here"]),
         ({"type": "undo"}, ["nothing to undo"]),
     ],
@@ -252,6 +252,23 @@ def test_bad_othello_requests_get_errors(sock, msg, words):
     sock.ask({"type": "new", "game": "othello", "player": "random"})
     sock.error(msg, *words)
     assert sock.ask({"type": "move", "move": "d3"})["type"] == "state"
+
+
+def test_othello_autoplay_plays_both_sides_to_the_end(sock):
+    """``step`` at Othello: the player named makes the person's move, the opponent replies."""
+    s = sock.ask({"type": "new", "game": "othello", "human": "white", "player": "random"})
+    for _ in range(64):
+        before = len(s["moves"])
+        s = sock.ask({"type": "step", "player": "wpc"})
+        assert s["over"] or (s["to_move"] == "white" and len(s["moves"]) >= before + 2)
+        if s["over"]:
+            break
+    assert s["over"] and s["result"]
+    sock.error({"type": "step", "player": "wpc"}, "the game is over")
+    record = sock.ask({"type": "record"})["record"]
+    assert record["moves"] == s["moves"] and record["over"]
+    sock.ask({"type": "replay", "record": record})
+    sock.error({"type": "step", "player": "wpc"}, "a replay takes no moves")
 
 
 @pytest.mark.parametrize(

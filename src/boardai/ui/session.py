@@ -366,20 +366,40 @@ class SessionOthello:
 
     def move(self, move: str) -> None:
         """Play the person's ``move`` (``d3`` or ``pass``), then the opponent's reply."""
-        from boardai.othello.board import COLOR_NAMES
-
         if self.game.is_over():
             raise UsageError("the game is over")
-        if self.game.board.to_move != self.human:  # the reply was stopped (:attr:`stop`)
-            theirs = COLOR_NAMES[1 - self.human]
-            raise UsageError(
-                f"it is {theirs}'s turn, not yours: its reply was stopped (undo, or a new game)"
-            )
+        self._check_turn()
         try:
             self.game.play(move)
         except ValueError as e:
             raise UsageError(str(e)) from None
         self._reply()
+
+    def step(self, spec: str) -> None:
+        """Let player ``spec`` make the person's move (a pass when forced), then the
+        opponent's reply: autoplay, or two players to watch (``spec`` against the opponent)."""
+        from boardai.arena.play import IllegalMoveError, play_othello
+
+        if self.game.is_over():
+            raise UsageError("the game is over")
+        self._check_turn()
+        agent = self.agents.get(spec)
+        players = (agent, None) if self.human == 0 else (None, agent)
+        try:
+            next(play_othello(self.game, players, ask_to_pass=False))
+        except IllegalMoveError as e:
+            raise UsageError(f"player {spec!r}: {e}") from None
+        self._reply()
+
+    def _check_turn(self) -> None:
+        """Refuse a move for the person when it is the opponent's turn (its reply stopped)."""
+        from boardai.othello.board import COLOR_NAMES
+
+        if self.game.board.to_move != self.human:  # the reply was stopped (:attr:`stop`)
+            theirs = COLOR_NAMES[1 - self.human]
+            raise UsageError(
+                f"it is {theirs}'s turn, not yours: its reply was stopped (undo, or a new game)"
+            )
 
     def undo(self) -> None:
         """Take back the person's last move (and the replies to it)."""

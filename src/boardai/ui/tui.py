@@ -1,9 +1,10 @@
 """``boardai tui``: a full-screen terminal app (Textual) for 2048, Othello and replays.
 
 Three screens, switched with 1, 2 and 3: 2048 (arrows or WASD move, u undo, n new game,
-h hint, a autoplay, + and - speed, p next player), Othello against a boardai player (arrows
+h hint, space autoplay, + and - speed, p next player), Othello against a boardai player (arrows
 move the cursor, enter or space plays, . passes when forced, u undo, n new game, c swap
-colours, o next opponent, h hint), and a replay of a record file (left and right step, home
+colours, o next opponent, h hint, a autoplay: the hint player makes your moves, p next hint
+player), and a replay of a record file (left and right step, home
 and end jump, space plays, [ and ] pick the game). The screens draw the same
 :mod:`boardai.ui.session` objects as the web app, in the same colours (:mod:`boardai.ui.theme`).
 """
@@ -235,6 +236,8 @@ class ScreenOthello(BoardScreen):
         ("c", "colour", "swap colours"),
         ("o", "opponent", "next opponent"),
         ("h", "hint", "hint"),
+        ("a", "autoplay", "autoplay"),
+        ("p", "player", "next player"),
     ]
 
     def __init__(
@@ -243,7 +246,9 @@ class ScreenOthello(BoardScreen):
         super().__init__()
         self.opponents = opponents
         self.opponent = opponents[0]
+        #: Hints, and your moves under autoplay (two players to watch), come from this player.
         self.hint_player = hint_player
+        self.timer: Timer | None = None
         self.human = "black"
         self.seed = seed
         self.sink = sink
@@ -266,8 +271,9 @@ class ScreenOthello(BoardScreen):
             keep(self.session, self.sink, "tui")
         if self.sink.error:
             note = f"{note}   ({self.sink.error})"
+        auto = "   autoplay (on)" if self.timer else ""
         self.show(
-            f"you: {s['human']}   against {s['player']}   "
+            f"you: {s['human']} ({self.hint_player} hints{auto})   against {s['player']}   "
             f"black {s['counts']['black']}  white {s['counts']['white']}   "
             + (
                 s["result"]
@@ -319,6 +325,7 @@ class ScreenOthello(BoardScreen):
             await self._run(self.session.undo)
 
     async def action_new(self) -> None:
+        self.stop()
         if self.session is not None:
             keep(self.session, self.sink, "tui")
         session = await self._run(SessionOthello, self.human, self.opponent, self.seed)
@@ -341,6 +348,34 @@ class ScreenOthello(BoardScreen):
                 self.cursor = hint["action"] if hint["action"] < 64 else self.cursor
                 self.note = f"{self.hint_player} suggests {hint['move']}"
                 self.redraw()
+
+    def action_player(self) -> None:
+        self.hint_player = _next(self.opponents, self.hint_player)
+        self.redraw()
+
+    def action_autoplay(self) -> None:
+        """The hint player makes your moves, two a second, until the game ends or ``a``."""
+        if self.timer:
+            self.stop()
+        elif self.session is not None and not self.session.game.is_over():
+            self.timer = self.set_interval(0.5, self._tick)
+        self.redraw()
+
+    def stop(self) -> None:
+        if self.timer:
+            self.timer.stop()
+            self.timer = None
+
+    async def _tick(self) -> None:
+        if self.busy or self.session is None:
+            return
+        if await self.off_thread(self.session.step, self.hint_player) is FAILED:
+            self.stop()  # refused (the game is over, its reply was stopped): the note says why
+        else:
+            self.note = ""
+        if self.session.game.is_over():
+            self.stop()
+        self.redraw()
 
 
 def _named(record: dict[str, Any], key: str, form: str) -> str:

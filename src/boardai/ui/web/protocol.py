@@ -8,7 +8,8 @@ new        ``{"game": "2048", "seed"?: int, "board"?: [[4 ints] x 4]}`` or
 move       2048: ``{"action": 0..3 | "up" | ...}``; Othello: ``{"move": "d3" | "pass"}``
 undo       take back the last move (in Othello: back to the person's previous turn)
 hint       ``{"player": spec}``: that player's move here and its values, if it has them
-step       ``{"player": spec}``: that player makes the next 2048 move (autoplay)
+step       ``{"player": spec}``: that player makes the next move (autoplay): the 2048 move, or
+           the person's Othello move, then the computer's reply (two players to watch)
 record     the current game's record (see :mod:`boardai.records`)
 replay     ``{"record": {...}}``: open a game record (of at most :data:`MAX_REPLAY_MOVES` moves)
 seek       ``{"index": int}``: show position ``index`` of the open replay (0 = start)
@@ -424,7 +425,10 @@ class Connection:
         return {"type": "hint", **session.hint(_str(msg, "player"))}
 
     def _step(self, msg: dict[str, Any]) -> dict[str, Any]:
-        self._need("2048").step(_str(msg, "player"))
+        session = self._need()
+        if session.kind == "replay":
+            raise UsageError("a replay takes no moves: use 'seek'")
+        session.step(_str(msg, "player"))
         return self._state()
 
     def _record(self, msg: dict[str, Any]) -> dict[str, Any]:

@@ -337,6 +337,7 @@ const othello = {
   ch: new Channel(),
   board: null,
   state: null,
+  autoplay: false,
   init() {
     this.board = new BoardOthello($("boardOthello"), (move) => this.send({ type: "move", move }));
     $("newOthello").onclick = () => this.newGame();
@@ -353,17 +354,37 @@ const othello = {
       if (r.type === "record") download("othello-game.jsonl", r.record);
       else this.status(r.message);
     };
+    $("autoOthello").onclick = () => (this.autoplay ? this.stop() : this.auto());
   },
   status(text) { $("statusOthello").textContent = text; },
   async send(msg) {
-    this.status(msg.type === "move" || msg.type === "new" ? "thinking..." : "");
+    this.status(["move", "new", "step"].includes(msg.type) ? "thinking..." : "");
     const r = await this.ch.request(msg);
     if (r.type === "state") this.show(r);
     else if (r.type === "error") this.status(r.message);
     return r;
   },
   newGame() {
+    this.stop();
     return this.send({ type: "new", game: "othello", human: $("human").value, player: $("specOthello").value });
+  },
+  // the player in the box (it may differ from the opponent) plays the person's moves, at most
+  // two a second, until the game ends or Stop
+  async auto() {
+    this.autoplay = true;
+    $("autoOthello").textContent = "Stop";
+    while (this.autoplay) {
+      const t0 = performance.now();
+      const r = await this.send({ type: "step", player: $("specOthello").value });
+      if (r.type !== "state" || r.over) break;
+      const wait = 500 - (performance.now() - t0);
+      if (wait > 0) await sleep(wait);
+    }
+    this.stop();
+  },
+  stop() {
+    this.autoplay = false;
+    $("autoOthello").textContent = "Autoplay";
   },
   show(s) {
     this.state = s;
