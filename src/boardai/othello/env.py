@@ -39,7 +39,8 @@ class OthelloEnv(gym.Env[np.ndarray, np.int64]):
 
     ## Action Space
     ``Discrete(65)``: square ``8*row + column`` (a1 = 0 top left), 64 = pass (legal only when
-    no square is). ``info["action_mask"]`` (int8[65]) marks the legal actions.
+    no square is). ``info["action_mask"]`` (int8[65]) marks the legal actions, and
+    :meth:`action_masks` (bool[65]) too, as sb3-contrib's ``MaskablePPO`` asks for them.
 
     ## Observation Space
     ``Box(0, 1, (3, 8, 8), uint8)``: the learner's discs, the opponent's, its legal squares.
@@ -128,6 +129,10 @@ class OthelloEnv(gym.Env[np.ndarray, np.int64]):
         done = self.board.is_terminal()
         reward = float(self.board.result(self.color)) if done else 0.0
         return observe(self.board), reward, done, False, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions as a bool array of 65 (what ``MaskablePPO`` asks for)."""
+        return self.board.action_mask().astype(bool)
 
     def render(self) -> str | None:
         """The board as text (``ansi``); with no ``render_mode``, None and Gymnasium's warning."""
