@@ -44,6 +44,11 @@ def test_othello_step_plays_the_persons_move_then_the_reply():
     assert s.state()["result"]
     with pytest.raises(UsageError, match="the game is over"):
         s.step("greedy")
+    assert s.record()["players"] == {"black": "person", "white": "random"}  # two made them
+    watched = SessionOthello("white", "random", seed=2)
+    while not watched.game.is_over():
+        watched.step("wpc")
+    assert watched.record()["players"] == {"black": "random", "white": "wpc"}
     # a forced pass: the player passes for the person, then the opponent ends the game
     rows = [[2, 1, 0, 0, 0, 0, 0, 0]] + [[0] * 8] * 7
     s = SessionOthello("black", "random", start=Board.from_grid(rows, BLACK))

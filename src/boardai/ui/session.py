@@ -340,6 +340,8 @@ class SessionOthello:
         self.opponent = self.agents.get(self.player)
         names = ("person", self.player)
         self.game = Game(start, players=names if self.human == 0 else names[::-1])
+        #: Who made the person's moves: "person", and the players of :meth:`step`.
+        self.movers: set[str] = set()
         self.message = ""
         self._reply()
 
@@ -373,6 +375,7 @@ class SessionOthello:
             self.game.play(move)
         except ValueError as e:
             raise UsageError(str(e)) from None
+        self.movers.add("person")
         self._reply()
 
     def step(self, spec: str) -> None:
@@ -384,6 +387,7 @@ class SessionOthello:
             raise UsageError("the game is over")
         self._check_turn()
         agent = self.agents.get(spec)
+        self.movers.add(spec.strip())
         players = (agent, None) if self.human == 0 else (None, agent)
         try:
             next(play_othello(self.game, players, ask_to_pass=False))
@@ -419,8 +423,14 @@ class SessionOthello:
         return {"player": spec, "action": action, "move": action_text(action), "values": values}
 
     def record(self) -> dict[str, Any]:
-        """The game's record (see :mod:`boardai.records`)."""
-        return self.game.to_record()
+        """The game's record (see :mod:`boardai.records`): the person's side is named for the
+        player that made all of its moves under autoplay, if one did."""
+        from boardai.othello.board import COLOR_NAMES
+
+        record = self.game.to_record()
+        if len(self.movers) == 1 and "person" not in self.movers:
+            record["players"][COLOR_NAMES[self.human]] = next(iter(self.movers))
+        return record
 
     def state(self) -> dict[str, Any]:
         """The board with the last move and its flips, whose turn, counts and result."""
