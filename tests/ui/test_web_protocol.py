@@ -171,7 +171,7 @@ def test_a_closed_game_is_recorded(server):
             break
         time.sleep(0.05)
     lines = [json.loads(x) for x in server.records.read_text().splitlines()]
-    mine = [r for r in lines if r["seed"] == 77]
+    mine = [r for r in lines if r.get("seed") == 77]  # Othello games have no seed
     assert len(mine) == 1 and mine[0]["source"] == "web"
     assert Game.from_record(mine[0]).board.to_grid() == state["grid"]
 
@@ -210,6 +210,42 @@ def test_a_slow_player_does_not_block_other_games():
         assert (await thinking)["moves"] == 1
 
     asyncio.run(main())
+
+
+def test_quick_requests_share_a_bounded_pool(monkeypatch):
+    """Opening replays (a second and up to about 100 MB each at the cap) on many sockets at
+    once: at most MAX_QUICK at a time, in the quick pool, every socket answered."""
+    from boardai.ui.web import protocol
+
+    running, most, names = 0, 0, set()
+    lock = threading.Lock()
+
+    class SlowReplay:  # stands in for SessionReplay: counts how many are read at once
+        kind = "replay"
+
+        def __init__(self, record) -> None:
+            nonlocal running, most
+            with lock:
+                running += 1
+                most = max(most, running)
+                names.add(threading.current_thread().name.split("_")[0])
+            time.sleep(0.05)
+            with lock:
+                running -= 1
+
+        def state(self) -> dict:
+            return {"of": "2048"}
+
+    monkeypatch.setattr(protocol, "SessionReplay", SlowReplay)
+
+    async def main() -> list[dict]:
+        sockets = [Connection() for _ in range(3 * protocol.MAX_QUICK)]
+        msg = json.dumps({"type": "replay", "record": {"game": "2048"}})
+        return await asyncio.gather(*(c.handle(msg) for c in sockets))
+
+    replies = asyncio.run(main())
+    assert [r["type"] for r in replies] == ["state"] * 3 * protocol.MAX_QUICK
+    assert 1 < most <= protocol.MAX_QUICK and names == {"boardai-quick"}
 
 
 def test_an_othello_game(sock):

@@ -9,8 +9,8 @@ on 127.0.0.1. So requests are taken only when their ``Host`` is one this server 
 (which defeats DNS rebinding) and, when a browser sends an ``Origin``, only from the server's
 own page or an ``allow_origins`` entry; a refused WebSocket is closed with code 1008 and the
 reason. Clients choose players among those offered (:mod:`boardai.ui.web.players`), searches
-share a bounded pool (:mod:`boardai.ui.web.protocol`), and at most ``max_connections``
-sockets are open at once.
+share a bounded pool and the other requests another (:mod:`boardai.ui.web.protocol`), and at
+most ``max_connections`` sockets are open at once.
 """
 
 from __future__ import annotations
@@ -35,7 +35,13 @@ from starlette.types import Receive, Scope, Send
 from boardai.records import RecordSink
 from boardai.ui import theme
 from boardai.ui.web.players import Offers
-from boardai.ui.web.protocol import MAX_MESSAGE, MAX_SEARCHES, BackgroundSink, Connection
+from boardai.ui.web.protocol import (
+    MAX_MESSAGE,
+    MAX_QUICK,
+    MAX_SEARCHES,
+    BackgroundSink,
+    Connection,
+)
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger(__name__)
@@ -132,12 +138,14 @@ def create_app(
         max_connections: WebSockets open at once; more are closed with code 1013.
     """
     pool = ThreadPoolExecutor(max_searches, thread_name_prefix="boardai-search")
+    quick = ThreadPoolExecutor(MAX_QUICK, thread_name_prefix="boardai-quick")
     sink = BackgroundSink(RecordSink(record_path))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
         pool.shutdown(wait=False, cancel_futures=True)
+        quick.shutdown(wait=False, cancel_futures=True)
         sink.close()
 
     app = FastAPI(
@@ -186,7 +194,7 @@ def create_app(
             await websocket.close(TRY_AGAIN_LATER, "server busy: too many connections")
             return
         open_sockets += 1
-        connection = Connection(sink, max_message, offers=offers, pool=pool)
+        connection = Connection(sink, max_message, offers=offers, pool=pool, quick=quick)
         sending = asyncio.Lock()  # a search's reply and a quick one may be ready together
 
         async def send(reply: dict[str, Any]) -> None:

@@ -67,6 +67,10 @@ MAX_DIGITS = 24
 MAX_DEPTH = 16
 #: Searches the server runs at once by default (more wait their turn): the cores it may use.
 MAX_SEARCHES = max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+#: Quick requests (a move, an undo, opening a replay) the server runs at once; more wait their
+#: turn. They run off the event loop, as a long replay takes a second and up to about 100 MB
+#: while it is read; this bounds their memory together, whatever the number of sockets.
+MAX_QUICK = 4
 #: Most moves in a record opened by ``replay``. Replaying takes tens of microseconds and about
 #: a kilobyte a move, and a record may pad a game with moves that spawn nothing; a 2048 game
 #: reaching the 131072 tile has about 60,000 moves (an Othello game fewer than 130).
@@ -182,6 +186,7 @@ class BackgroundSink:
 
 
 _POOL: ThreadPoolExecutor | None = None
+_QUICK: ThreadPoolExecutor | None = None
 
 
 def default_pool() -> Executor:
@@ -190,6 +195,14 @@ def default_pool() -> Executor:
     if _POOL is None:
         _POOL = ThreadPoolExecutor(MAX_SEARCHES, thread_name_prefix="boardai-search")
     return _POOL
+
+
+def default_quick_pool() -> Executor:
+    """The process's pool of quick requests when none is given: :data:`MAX_QUICK` threads."""
+    global _QUICK
+    if _QUICK is None:
+        _QUICK = ThreadPoolExecutor(MAX_QUICK, thread_name_prefix="boardai-quick")
+    return _QUICK
 
 
 def _int(msg: dict[str, Any], key: str, lo: int, hi: int, default: int | None = None) -> int | None:
@@ -217,6 +230,8 @@ class Connection:
         offers: the players clients may ask for (default: the built-in public players).
         pool: where searches run (default: a pool of :data:`MAX_SEARCHES` threads shared by
             every connection of this process).
+        quick: where the other requests run, off the event loop (default: a pool of
+            :data:`MAX_QUICK` threads shared the same way).
     """
 
     def __init__(
@@ -225,12 +240,14 @@ class Connection:
         max_message: int = MAX_MESSAGE,
         offers: Offers | None = None,
         pool: Executor | None = None,
+        quick: Executor | None = None,
     ) -> None:
         self.session: Any = None
         self.sink: Sink = sink or RecordSink()
         self.max_message = max_message
         self.offers = offers or Offers()
         self.pool = pool or default_pool()
+        self.quick = quick or default_quick_pool()
         self.search: asyncio.Task[None] | None = None  # delivers this socket's search reply
         self._thinking: Future[dict[str, Any]] | None = None  # the search in the pool
         self._search_kind: str | None = None
@@ -297,7 +314,8 @@ class Connection:
             self._thinking = self.pool.submit(self._call, handler, msg)
             self.search = asyncio.create_task(self._deliver(self._thinking, send, rid))
         else:  # quick, but may load a module or read a long record: off the event loop
-            await send(_with_id(await asyncio.to_thread(self._call, handler, msg), rid))
+            quick = asyncio.get_running_loop().run_in_executor(self.quick, self._call, handler, msg)
+            await send(_with_id(await quick, rid))
 
     def _is_search(self, kind: str, msg: dict[str, Any]) -> bool:
         if kind in ("hint", "step"):
