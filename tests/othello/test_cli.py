@@ -145,3 +145,22 @@ def test_train_dqn_and_play_it(tmp_path: Path) -> None:
     bad.write_bytes(b"not a model")
     with pytest.raises(ValueError, match=r"bad\.pt"):
         make_agent(f"dqn:model={bad}")
+
+
+def test_play_on_a_terminal_draws_the_coloured_board() -> None:
+    import sys
+
+    import pexpect
+
+    args = ["-m", "boardai", "othello", "play", "--ai", "wpc", "--seed", "1"]
+    child = pexpect.spawn(sys.executable, args, encoding="utf-8", timeout=120)
+    child.expect("black 2  white 2")  # under the board drawn in colour, not the text one
+    assert "●" in child.before and "(* = legal)" not in child.before
+    child.expect("black > ")
+    child.sendline("d3")
+    child.expect("AI plays")
+    child.expect(r"black \d+  white \d+")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

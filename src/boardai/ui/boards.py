@@ -39,10 +39,13 @@ def board_text_2048(grid: list[list[int]]) -> Text:
     return text
 
 
-def board_text_othello(state: dict[str, Any], cursor: int | None = None) -> Text:
-    """An Othello position as coloured text (legal moves, the last move, flips, a cursor)."""
+def board_text_othello(
+    state: dict[str, Any], cursor: int | None = None, legal_moves: bool = False
+) -> Text:
+    """An Othello position as coloured text: the last move and its flips, and the legal moves
+    (dotted) where there is a ``cursor`` or ``legal_moves`` asks for them."""
     c = theme.OTHELLO
-    legal = set(state["legal"]) if cursor is not None else set()
+    legal = set(state["legal"]) if cursor is not None or legal_moves else set()
     flips = set(state["flips"])
     frame = f"{c['text']} on {c['frame']}"
     text = Text("   " + "".join(f" {ch} " for ch in "abcdefgh") + " \n", style=frame)

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from boardai.agent import Agent
     from boardai.cli import App
     from boardai.othello.board import Board
+    from boardai.othello.game import Game
 
 HELP = "moves: d3 (column a-h, row 1-8) | undo | eval | moves | quit"
 
@@ -38,7 +39,21 @@ def register(app: App) -> None:
     p.set_defaults(func=run)
 
 
-def _show(board: Board, out: Console) -> None:
+def _show(game: Game, out: Console) -> None:
+    """The board: in colour on a terminal (the last move and its flips marked, the legal
+    moves dotted), else as text with ``*`` on the legal moves."""
+    board = game.board
+    if out.is_terminal:
+        from boardai.ui.boards import board_text_othello
+        from boardai.ui.session import board_state_othello
+
+        history, moves = game.history, game.moves
+        previous = history[-2] if len(history) > 1 else None
+        state = board_state_othello(board, previous, moves[-1] if moves else None)
+        out.print(board_text_othello(state, legal_moves=True))
+        b, w = board.discs()
+        out.print(f"black {b}  white {w}", highlight=False, markup=False)
+        return
     legal = board.legal_moves_mask()
     lines = ["  a b c d e f g h"]
     for r in range(8):
@@ -102,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
             if game.is_over():
                 break
             board = game.board
-            _show(board, out)
+            _show(game, out)
             if board.legal_actions() == [PASS]:
                 out.print("You have no move: pass.")
                 game.play(PASS)
@@ -140,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(ai, Closable):  # an engine's process ends with the game
         ai.close()
     if game.is_over():
-        _show(game.board, out)
+        _show(game, out)
         w = game.board.winner()
         verdict = "draw" if w is None else "you win" if w == me else "the AI wins"
         out.print(f"Game over: {verdict} ({game.board.score(me):+d} discs for you).")
