@@ -1,31 +1,32 @@
-"""What ``boardai 2048 watch`` and ``boardai othello watch`` share: a game played move by move
-(:mod:`boardai.arena.play`'s turns) and drawn in place on a terminal, a pause between moves."""
+"""What ``boardai 2048 watch``, ``boardai othello watch`` and ``boardai replay`` share: a game
+shown move by move (the turns of :mod:`boardai.arena.play`, or a record's frames), drawn in
+place on a terminal, a pause between moves."""
 
 from __future__ import annotations
 
 import sys
 import time
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from boardai.arena.play import Turn
+T = TypeVar("T")
 
 #: The most frames a second a game at full speed (``--delay 0``) is drawn at.
 MAX_FPS = 30
 
 
 def watch(
-    turns: Iterable[Turn],
+    turns: Iterable[T],
     screen: Callable[[str], RenderableType],
-    note: Callable[[Turn], str],
+    note: Callable[[T], str],
     delay: float,
     waiting: str,
     done: str,
 ) -> bool:
-    """Play ``turns`` to the end, drawing ``screen(line)`` after each on a terminal.
+    """Go through ``turns`` to the end, drawing ``screen(line)`` after each on a terminal.
 
     ``note(turn)`` is called after every turn (terminal or not) and gives the line under the
     board; ``waiting`` is that line before the first move, ``done`` is added after the last.

@@ -53,9 +53,60 @@ def frame_text(frame: Any, game: str, index: int, total: int) -> str:
     return f"{head}\n{body}"
 
 
+def _title(record: dict[str, Any], game: str) -> str:
+    """The game and who played it, as far as the record says."""
+    if game == "2048":
+        agent = record.get("agent")
+        return f"2048 by {agent}" if isinstance(agent, str) else "2048"
+    players = record.get("players")
+    black, white = (players.get(c) if isinstance(players, dict) else None for c in COLOURS)
+    if isinstance(black, str) and isinstance(white, str):
+        return f"{black} (black) against {white} (white)"
+    return "Othello"
+
+
+COLOURS = ("black", "white")
+
+
+def _show_in_place(frames: list[Any], game: str, title: str, delay: float) -> int | None:
+    """Each position drawn in place in colour, ``delay`` seconds apart: None at the end, else
+    the position Ctrl-C stopped at."""
+    from rich.console import Group
+    from rich.panel import Panel
+    from rich.text import Text
+
+    from boardai.cli._watch import watch
+    from boardai.ui.boards import board_text_2048, board_text_othello
+    from boardai.ui.session import board_state_othello
+
+    at = 0
+
+    def screen(line: str) -> Panel:
+        frame = frames[at]
+        if game == "2048":
+            board = board_text_2048(frame.board.to_grid())
+            head = f"score {frame.score:,}   max {frame.board.max_tile():,}"
+        else:
+            before = frames[at - 1].board if at else None
+            state = board_state_othello(frame.board, before, frame.action)
+            board = board_text_othello(state)
+            head = f"black {state['counts']['black']}  white {state['counts']['white']}"
+            head += f"   {state['result']}" if state["over"] else ""
+        parts = Group(Text(head, style="bold"), board, Text(line, style="dim"))
+        return Panel(parts, title=title, expand=False)
+
+    def note(k: int) -> str:
+        nonlocal at
+        at = k
+        move = frames[k].move
+        return f"position {k}/{len(frames) - 1}" + (f"  after {move}" if move else "  (start)")
+
+    stopped = watch(range(len(frames)), screen, note, delay, waiting=note(0), done="end")
+    return at if stopped else None
+
+
 def run(args: argparse.Namespace) -> int:
     import sys
-    import time
 
     from boardai.errors import UsageError
     from boardai.records import game_of, pick, read_records, replay
@@ -66,13 +117,16 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise UsageError(f"{args.file}: game {args.game}: {e}") from None
     game = game_of(record)
-    tty = sys.stdout.isatty()
-    shown = range(len(frames) - 1, len(frames)) if args.final else range(len(frames))
-    for k in shown:
-        text = frame_text(frames[k], game, k, len(frames))
-        print(("\x1b[H\x1b[2J" if tty else "") + text + ("" if tty else "\n"), flush=True)
-        if tty and not args.final and k < len(frames) - 1:
-            time.sleep(max(0.0, args.delay))
+    stopped = None
+    if sys.stdout.isatty() and not args.final:
+        stopped = _show_in_place(frames, game, _title(record, game), args.delay)
+    else:
+        shown = range(len(frames) - 1, len(frames)) if args.final else range(len(frames))
+        for k in shown:
+            print(frame_text(frames[k], game, k, len(frames)) + "\n", flush=True)
+    if stopped is not None:
+        print(f"stopped at position {stopped} of {len(frames) - 1}")
+        return 130
     last = frames[-1]
     if game == "2048":
         top = last.board.max_tile()
