@@ -26,6 +26,28 @@ from boardai.registration import warn_no_render_mode
 __all__ = ["OBS_SHAPE", "OthelloEnv", "env", "observe", "raw_env"]
 
 
+#: ``ansi``: the board as text; ``rgb_array``: a picture (the legal moves of the side to move
+#: dotted; :func:`boardai.othello.render.board_image`), for video recorders.
+RENDER_MODES = ["ansi", "rgb_array"]
+
+
+def _check_render_mode(render_mode: str | None) -> None:
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be one of {RENDER_MODES}, got {render_mode!r}")
+
+
+def _render(board: Board, render_mode: str | None, name: str) -> str | np.ndarray | None:
+    """What ``render()`` returns in ``render_mode`` (None, with Gymnasium's warning, in none)."""
+    if render_mode == "ansi":
+        return str(board)
+    if render_mode == "rgb_array":
+        from boardai.othello.render import board_image
+
+        return board_image(board, legal=True)
+    warn_no_render_mode(name, "rgb_array")
+    return None
+
+
 def _obs_space() -> spaces.Box:
     return spaces.Box(0, 1, OBS_SHAPE, np.uint8)
 
@@ -56,12 +78,14 @@ class OthelloEnv(gym.Env[np.ndarray, np.int64]):
     - ``opponent``: the opponent's player spec (default ``"wpc"``).
     - ``color``: ``"black"``, ``"white"`` or ``"random"`` (per episode) for the learner.
     - ``illegal``: ``"lose"`` or ``"raise"`` (ValueError naming the move).
+    - ``render_mode``: ``"ansi"`` (the board as text) or ``"rgb_array"`` (a picture, the legal
+      moves dotted: for Gymnasium's video and frame-collecting wrappers).
 
     ## Version History
     - v0: first version.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012  (Gymnasium's form)
+    metadata = {"render_modes": RENDER_MODES, "render_fps": 4}  # noqa: RUF012  (Gymnasium's form)
 
     def __init__(
         self,
@@ -73,6 +97,7 @@ class OthelloEnv(gym.Env[np.ndarray, np.int64]):
         from boardai.othello.agents import check_spec
 
         check_spec(opponent)
+        _check_render_mode(render_mode)
         if color not in ("black", "white", "random"):
             raise ValueError(f"color must be black, white or random, got {color!r}")
         if illegal not in ("lose", "raise"):
@@ -134,12 +159,10 @@ class OthelloEnv(gym.Env[np.ndarray, np.int64]):
         """The legal actions as a bool array of 65 (what ``MaskablePPO`` asks for)."""
         return self.board.action_mask().astype(bool)
 
-    def render(self) -> str | None:
-        """The board as text (``ansi``); with no ``render_mode``, None and Gymnasium's warning."""
-        if self.render_mode == "ansi":
-            return str(self.board)
-        warn_no_render_mode("boardai/Othello-v0", "ansi")
-        return None
+    def render(self) -> str | np.ndarray | None:
+        """The board as text (``ansi``) or a picture (``rgb_array``); with no
+        ``render_mode``, None and Gymnasium's warning."""
+        return _render(self.board, self.render_mode, "boardai/Othello-v0")
 
     def close(self) -> None:
         """Let go of the opponent (a ``gtp`` one's engine process); a reset builds it again."""
@@ -182,10 +205,11 @@ def _aec_class() -> type:
         Rewards +1 / -1 / 0 at the end; an illegal action raises ValueError naming it.
         """
 
-        metadata = {"render_modes": ["ansi"], "name": "othello_v0", "is_parallelizable": False}  # noqa: RUF012
+        metadata = {"render_modes": RENDER_MODES, "name": "othello_v0", "is_parallelizable": False}  # noqa: RUF012
 
         def __init__(self, render_mode: str | None = None) -> None:
             super().__init__()
+            _check_render_mode(render_mode)
             self.possible_agents = ["player_0", "player_1"]
             self.agents = self.possible_agents[:]
             self.render_mode = render_mode
@@ -241,11 +265,8 @@ def _aec_class() -> type:
             self.agent_selection = self.possible_agents[self.board.to_move]
             self._accumulate_rewards()
 
-        def render(self) -> str | None:
-            if self.render_mode == "ansi":
-                return str(self.board)
-            warn_no_render_mode("othello_v0", "ansi")
-            return None
+        def render(self) -> str | np.ndarray | None:
+            return _render(self.board, self.render_mode, "othello_v0")
 
         def close(self) -> None:
             pass
