@@ -220,6 +220,36 @@ class BoardOthello {
   }
 }
 
+// ---- autoplay: a player moves again and again ---------------------------------------------
+
+// Its button starts and stops it; step() asks for one move (a state reply, or an error that
+// ends it), at most one every interval() milliseconds, until the game is over.
+class Autoplay {
+  constructor(button, step, interval) {
+    this.button = button;
+    this.step = step;
+    this.interval = interval;
+    this.on = false;
+    button.onclick = () => (this.on ? this.stop() : this.start());
+  }
+  async start() {
+    this.on = true;
+    this.button.textContent = "Stop";
+    while (this.on) {
+      const t0 = performance.now();
+      const r = await this.step();
+      if (r.type !== "state" || r.over) break;
+      const wait = this.interval() - (performance.now() - t0);
+      if (wait > 0) await sleep(wait);
+    }
+    this.stop();
+  }
+  stop() {
+    this.on = false;
+    this.button.textContent = "Autoplay";
+  }
+}
+
 // ---- 2048 panel ------------------------------------------------------------------------
 
 const g2048 = {
@@ -227,7 +257,7 @@ const g2048 = {
   board: null,
   state: null,
   keepPlaying: false,
-  autoplay: false,
+  autoplay: null,
   busy: false,
 
   init() {
@@ -239,7 +269,9 @@ const g2048 = {
     $("overundo2048").onclick = () => this.send({ type: "undo" });
     $("keep2048").onclick = () => { this.keepPlaying = true; this.overlay(); };
     $("hint2048").onclick = () => this.hint();
-    $("auto2048").onclick = () => (this.autoplay ? this.stop() : this.auto());
+    this.autoplay = new Autoplay($("auto2048"),
+      () => this.send({ type: "step", player: $("spec2048").value }),
+      () => 1000 / Number($("speed2048").value));
     $("save2048").onclick = async () => {
       const r = await this.ch.request({ type: "record" });
       if (r.type === "record") download("2048-game.jsonl", r.record);
@@ -313,22 +345,7 @@ const g2048 = {
     }
     this.status(text);
   },
-  async auto() {
-    this.autoplay = true;
-    $("auto2048").textContent = "Stop";
-    while (this.autoplay) {
-      const t0 = performance.now();
-      const r = await this.send({ type: "step", player: $("spec2048").value });
-      if (r.type !== "state" || r.over) break;
-      const wait = 1000 / Number($("speed2048").value) - (performance.now() - t0);
-      if (wait > 0) await sleep(wait);
-    }
-    this.stop();
-  },
-  stop() {
-    this.autoplay = false;
-    $("auto2048").textContent = "Autoplay";
-  },
+  stop() { this.autoplay.stop(); },
 };
 
 // ---- Othello panel ---------------------------------------------------------------------
@@ -337,7 +354,7 @@ const othello = {
   ch: new Channel(),
   board: null,
   state: null,
-  autoplay: false,
+  autoplay: null,
   init() {
     this.board = new BoardOthello($("boardOthello"), (move) => this.send({ type: "move", move }));
     $("newOthello").onclick = () => this.newGame();
@@ -354,7 +371,9 @@ const othello = {
       if (r.type === "record") download("othello-game.jsonl", r.record);
       else this.status(r.message);
     };
-    $("autoOthello").onclick = () => (this.autoplay ? this.stop() : this.auto());
+    // the player in the box (it may differ from the opponent) makes the person's moves
+    this.autoplay = new Autoplay($("autoOthello"),
+      () => this.send({ type: "step", player: $("specOthello").value }), () => 500);
   },
   status(text) { $("statusOthello").textContent = text; },
   async send(msg) {
@@ -365,26 +384,8 @@ const othello = {
     return r;
   },
   newGame() {
-    this.stop();
+    this.autoplay.stop();
     return this.send({ type: "new", game: "othello", human: $("human").value, player: $("specOthello").value });
-  },
-  // the player in the box (it may differ from the opponent) plays the person's moves, at most
-  // two a second, until the game ends or Stop
-  async auto() {
-    this.autoplay = true;
-    $("autoOthello").textContent = "Stop";
-    while (this.autoplay) {
-      const t0 = performance.now();
-      const r = await this.send({ type: "step", player: $("specOthello").value });
-      if (r.type !== "state" || r.over) break;
-      const wait = 500 - (performance.now() - t0);
-      if (wait > 0) await sleep(wait);
-    }
-    this.stop();
-  },
-  stop() {
-    this.autoplay = false;
-    $("autoOthello").textContent = "Autoplay";
   },
   show(s) {
     this.state = s;
