@@ -4,6 +4,7 @@ place on a terminal, a pause between moves."""
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -16,6 +17,20 @@ T = TypeVar("T")
 
 #: The most frames a second a game at full speed (``--delay 0``) is drawn at.
 MAX_FPS = 30
+
+
+def add_watch_options(p: argparse.ArgumentParser, delay: float) -> None:
+    """The options of a command that shows one game played: ``--delay`` (``delay`` seconds by
+    default) and ``--record``."""
+    from boardai.cli._common import nonneg_float, output_option
+
+    p.add_argument(
+        "--delay",
+        type=nonneg_float,
+        default=delay,
+        help=f"seconds between moves on a terminal (default {delay:g}; 0: full speed)",
+    )
+    output_option(p, "--record", metavar="FILE", help="write the game's replay record (JSON lines)")
 
 
 def watch(

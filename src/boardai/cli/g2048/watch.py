@@ -6,7 +6,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from boardai.cli._common import nonneg_float, nonneg_int, output_option
+from boardai.cli._common import nonneg_int
+from boardai.cli._watch import add_watch_options
 
 if TYPE_CHECKING:
     from rich.panel import Panel
@@ -34,13 +35,7 @@ def register(app: App) -> None:
     p.add_argument(
         "--seed", type=nonneg_int, default=None, help="seed of the game (default: random)"
     )
-    p.add_argument(
-        "--delay",
-        type=nonneg_float,
-        default=0.02,
-        help="seconds between moves (default 0.02; 0: full speed)",
-    )
-    output_option(p, "--record", metavar="FILE", help="write the game's replay record (JSON lines)")
+    add_watch_options(p, delay=0.02)
     p.set_defaults(func=run)
 
 

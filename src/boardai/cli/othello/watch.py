@@ -6,7 +6,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from boardai.cli._common import nonneg_float, nonneg_int, output_option, probability
+from boardai.cli._common import nonneg_int, probability
+from boardai.cli._watch import add_watch_options
 
 if TYPE_CHECKING:
     from rich.panel import Panel
@@ -58,13 +59,7 @@ def register(app: App) -> None:
         help="probability of a uniformly random move on every ply (default 0: the players' "
         "own moves, so the same players play the same game)",
     )
-    p.add_argument(
-        "--delay",
-        type=nonneg_float,
-        default=0.5,
-        help="seconds between moves on a terminal (default 0.5; 0: full speed)",
-    )
-    output_option(p, "--record", metavar="FILE", help="write the game's replay record (JSON lines)")
+    add_watch_options(p, delay=0.5)
     p.set_defaults(func=run)
 
 
