@@ -10,27 +10,43 @@ from hypothesis import strategies as st
 
 import boardai  # noqa: F401
 from boardai.othello import Board
-from boardai.othello.render import BOARD, DISCS, FRAME, LEGAL, LINE, board_image
+from boardai.othello.render import BOARD, DISCS, FLIP, FRAME, LAST, LEGAL, LINE, board_image
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1), st.sampled_from([8, 17, 48]))
-def test_every_square_shows_its_disc(black: int, white: int, square: int) -> None:
-    """Read back from the picture: each square's centre is its disc's colour, or the board's
-    (a legal move's dot where asked), and the corners are the frame."""
+@given(
+    st.integers(0, 2**64 - 1),
+    st.integers(0, 2**64 - 1),
+    st.sampled_from([12, 17, 48, 56]),
+    st.data(),
+)
+def test_every_square_shows_its_disc_and_marks(
+    black: int, white: int, square: int, data: st.DataObject
+) -> None:
+    """Read back from the picture: each square's centre is its disc's colour (the last move's
+    red dot on its disc), a flipped disc has a ring, an empty square is the board's colour (a
+    dot on the legal moves asked for), and the corners are the frame."""
     board = Board.from_mover(black, white & ~black, 0)
     grid = [v for row in board.to_grid() for v in row]
     legal = set(board.legal_actions())
-    img = board_image(board, square=square, legal=True)
+    discs = [i for i, v in enumerate(grid) if v]
+    last = data.draw(st.sampled_from(discs)) if discs else None
+    flips = set(data.draw(st.lists(st.sampled_from(discs)))) if discs else set()
+    img = board_image(board, square=square, legal=legal, last=last, flips=flips)
     margin = square // 3
     assert img.shape == (8 * square + 2 * margin,) * 2 + (3,) and img.dtype == np.uint8
     for i, v in enumerate(grid):
-        y = margin + (i // 8) * square + square // 2
-        x = margin + (i % 8) * square + square // 2
-        want = DISCS[v] if v else LEGAL if i in legal else BOARD
-        assert tuple(img[y, x]) == want, (i, v)
-        if not v:  # off the centre, inside the square: the board (a dot is small)
-            assert tuple(img[y - square // 3, x - square // 3]) == BOARD
+        y, x = margin + (i // 8) * square, margin + (i % 8) * square
+        cell = img[y : y + square, x : x + square]
+        colours = {tuple(px) for px in cell.reshape(-1, 3)}
+        middle = tuple(cell[square // 2, square // 2])
+        if v:
+            assert middle == (LAST if i == last else DISCS[v]), (i, v)
+            assert (FLIP in colours) == (i in flips), i
+        else:
+            assert middle == (LEGAL if i in legal else BOARD), i
+            assert tuple(cell[square // 6, square // 2]) == BOARD  # a dot is small
+            assert colours <= {BOARD, LINE, LEGAL}, i
     assert tuple(img[0, 0]) == FRAME and tuple(img[-1, -1]) == FRAME
     assert tuple(img[margin, margin + square // 2]) == LINE  # the top edge
 

@@ -43,7 +43,7 @@ def _render(board: Board, render_mode: str | None, name: str) -> str | np.ndarra
     if render_mode == "rgb_array":
         from boardai.othello.render import board_image
 
-        return board_image(board, legal=True)
+        return board_image(board, legal=board.legal_actions())
     warn_no_render_mode(name, "rgb_array")
     return None
 

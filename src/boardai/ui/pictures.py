@@ -1,12 +1,13 @@
 """Board pictures (PNG) and whole games (GIF) for 2048 and Othello, in the web page's colours.
 
 A picture is an RGB array (H x W x 3, uint8): the board, with a caption strip above it (the
-score or the disc counts, and the move that led to the position). 2048 boards are drawn by
-:func:`boardai.g2048.render.board_image`, Othello boards here; captions use Pillow's built-in
-font. A GIF holds one frame per position: the start, then one per move (so ``moves + 1``
-frames), each shown for ``frame_ms`` (the last one longer). GIFs are written a frame at a
-time in one fixed palette (the theme's colours and the blends of its caption text), so even
-a game of many thousand moves needs the memory of one frame.
+score or the disc counts, and the move that led to the position). Boards are drawn by
+:func:`boardai.g2048.render.board_image` and :func:`boardai.othello.render.board_image`
+(numpy); the Othello coordinates and the captions use Pillow's built-in font. A GIF holds one
+frame per position: the start, then one per move (so ``moves + 1`` frames), each shown for
+``frame_ms`` (the last one longer). GIFs are written a frame at a time in one fixed palette
+(the theme's colours and the blends of its caption text), so even a game of many thousand
+moves needs the memory of one frame.
 
 >>> from boardai.records import Frame
 >>> from boardai.g2048 import Board
@@ -73,43 +74,24 @@ def picture_othello(
     legal: Sequence[int] = (),
     caption: Sequence[str] = (),
 ) -> np.ndarray:
-    """An Othello board: discs, the last move (a red dot), flipped discs (a ring), and small
-    dots on ``legal`` squares, with coordinates a..h and 1..8 on the frame."""
+    """An Othello board (:func:`boardai.othello.render.board_image`: discs, the last move's
+    red dot, a ring on flipped discs, small dots on ``legal`` squares) with coordinates a..h
+    and 1..8 on its frame."""
     from PIL import Image, ImageDraw
+
+    from boardai.othello.render import board_image
 
     c = theme.OTHELLO
     margin = 24
-    side = 8 * SQUARE + 2 * margin
-    img = Image.new("RGB", (side, side), theme.rgb(c["frame"]))
+    img = Image.fromarray(board_image(board, SQUARE, legal, last, flips, margin))
     draw = ImageDraw.Draw(img)
     font = _font(16)
-    draw.rectangle(
-        [margin, margin, side - margin - 1, side - margin - 1], fill=theme.rgb(c["board"])
-    )
-    for k in range(9):
-        x = margin + k * SQUARE
-        draw.line([x, margin, x, side - margin], fill=theme.rgb(c["line"]), width=2)
-        draw.line([margin, x, side - margin, x], fill=theme.rgb(c["line"]), width=2)
     for k in range(8):
         mid = margin + k * SQUARE + SQUARE // 2
         draw.text(
             (mid, margin // 2), "abcdefgh"[k], fill=theme.rgb(c["text"]), font=font, anchor="mm"
         )
         draw.text((margin // 2, mid), str(k + 1), fill=theme.rgb(c["text"]), font=font, anchor="mm")
-    grid = [v for row in board.to_grid() for v in row]
-    flipped = set(flips)
-    for i, v in enumerate(grid):
-        x0, y0 = margin + (i % 8) * SQUARE, margin + (i // 8) * SQUARE
-        cx, cy = x0 + SQUARE // 2, y0 + SQUARE // 2
-        if v:
-            r = SQUARE // 2 - 5
-            ring = theme.rgb(c["flip"]) if i in flipped else None
-            colour = theme.rgb(c["black"] if v == 1 else c["white"])
-            draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=colour, outline=ring, width=3)
-            if i == last:
-                draw.ellipse([cx - 5, cy - 5, cx + 5, cy + 5], fill=theme.rgb(c["last"]))
-        elif i in legal:
-            draw.ellipse([cx - 7, cy - 7, cx + 7, cy + 7], fill=theme.rgb(c["legal"]))
     return _with_caption(np.asarray(img), caption, c["frame"], c["text"])
 
 
