@@ -98,6 +98,22 @@ def test_an_eval_json_file_gives_its_games_records(tmp_path):
         read_records(path)  # neither records nor an eval file
 
 
+def test_a_compare_json_file_gives_its_players_records(tmp_path):
+    games = [_game_2048(k) for k in range(3)]
+    runs = [
+        {"agent": a, "results": [{"index": i, "record": games[k].to_record()}]}
+        for i, (a, k) in enumerate([("x", 0), ("y", 1), ("y", 2)])
+    ]
+    path = tmp_path / "cmp.json"
+    path.write_text(json.dumps({"seed": 0, "runs": runs}, indent=1))
+    assert [replay(r)[-1].board for r in read_records(path)] == [g.board for g in games]
+    for run in runs:
+        del run["results"][0]["record"]
+    path.write_text(json.dumps({"seed": 0, "runs": runs}, indent=1))
+    with pytest.raises(UsageError, match="a compare --json file without game records"):
+        read_records(path)
+
+
 def test_one_record_as_an_indented_document_reads(tmp_path):
     """``othello play --record`` wrote its record indented before it wrote JSON lines."""
     from boardai.othello.game import Game as OthelloGame

@@ -54,11 +54,12 @@ class Frame:
 
 def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     """Every record of a JSON-lines file (blank lines are skipped), of the games of a
-    ``boardai 2048 eval --json`` file, or of the finished games of a ``--resume`` journal.
+    ``boardai 2048 eval --json`` or ``compare --json`` file, or of the finished games of a
+    ``--resume`` journal.
 
     Raises:
         UsageError: the file is missing, or a line is not a JSON object with a known game,
-            or an eval file keeps no records.
+            or an eval or compare file keeps no records.
     """
     p = Path(path)
     try:
@@ -92,17 +93,29 @@ def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
 
 
 def _eval_records(path: Path, text: str) -> list[dict[str, Any]] | None:
-    """The records of an ``eval --json`` file (None: ``text`` is not one)."""
+    """The records of an ``eval --json`` file, or of a ``compare --json`` one (its players'
+    games one player after another), None: ``text`` is neither."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError:
         return None
-    if not isinstance(data, dict) or "game" in data or not isinstance(data.get("results"), list):
+    if not isinstance(data, dict) or "game" in data:
         return None
-    records = [g["record"] for g in data["results"] if isinstance(g, dict) and "record" in g]
-    if data["results"] and not records:
+    runs = data.get("runs")
+    if isinstance(runs, list) and all(isinstance(r, dict) for r in runs):
+        games = [g for r in runs if isinstance(r.get("results"), list) for g in r["results"]]
+        command = "compare"
+        if not games:
+            return None  # no games at all: not read as a compare file
+    elif isinstance(data.get("results"), list):
+        games, command = data["results"], "eval"
+    else:
+        return None
+    records = [g["record"] for g in games if isinstance(g, dict) and "record" in g]
+    if games and not records:
         raise UsageError(
-            f"{path}: an eval --json file without game records (rerun boardai 2048 eval)"
+            f"{path}: a {command} --json file without game records (rerun boardai 2048 "
+            f"{command} with this version)"
         )
     for k, record in enumerate(records):
         try:
@@ -134,7 +147,7 @@ def _whole_document(path: Path, text: str) -> list[dict[str, Any]] | None:
     raise UsageError(
         f"{path}: a JSON document without game records (a record file holds a game a "
         "line: the --record of watch, eval, othello play, match or tournament, the web "
-        "app's or the terminal app's)"
+        "app's or the terminal app's; the --json of 2048 eval and compare hold theirs too)"
     )
 
 

@@ -145,6 +145,26 @@ def test_compare_and_watch(tmp_path, capsys):
     assert game.is_over()
 
 
+def test_compare_json_holds_every_games_record(tmp_path, capsys):
+    """Like eval's: replay, render and the tui open it; a resumed run keeps them too."""
+    from boardai.records import read_records
+
+    out, journal = tmp_path / "c.json", tmp_path / "c.jsonl"
+    compare = ["2048", "compare", "--agents", "random", "greedy", "--games", "3", "--seed", "4"]
+    assert main([*compare, "--workers", "1", "--json", str(out), "--resume", str(journal)]) == 0
+    records = read_records(out)
+    assert [r["agent"] for r in records] == ["random"] * 3 + ["greedy"] * 3
+    data = json.loads(out.read_text())
+    scores = [g["score"] for run in data["runs"] for g in run["results"]]
+    assert [Game.from_record(r).score for r in records] == scores
+    capsys.readouterr()
+    assert main(["replay", str(out), "--game", "4", "--final"]) == 0
+    assert f"by greedy: score {scores[4]}," in capsys.readouterr().out
+    again = tmp_path / "again.json"  # every game from the journal, records and all
+    assert main([*compare, "--workers", "1", "--json", str(again), "--resume", str(journal)]) == 0
+    assert read_records(again) == records
+
+
 def test_bench_search_json(capsys):
     bench = ["2048", "bench", "search", "--depths", "1", "2", "--positions", "5"]
     assert main([*bench, "--json"]) == 0

@@ -293,3 +293,20 @@ def test_replay_an_eval_json_file(page, tmp_path):
     page.click("#rLast")
     page.wait_for_function(f"window.boardai.replay.state.index === {length - 1}")
     assert _state(page, "replay")["score"] == run.results[0].score
+
+
+def test_replay_a_compare_json_file(page, tmp_path):
+    from boardai.arena import play_games
+
+    runs = [play_games(spec, 2, seed=1, record=True) for spec in ("random", "greedy")]
+    path = tmp_path / "cmp.json"
+    path.write_text(json.dumps({"seed": 1, "runs": [r.to_dict() for r in runs]}))
+    page.click("button[data-tab=replay]")
+    page.set_input_files("#replayFile", str(path))
+    page.wait_for_function("window.boardai.replay.state")
+    options = page.locator("#replayGame option")
+    assert options.count() == 4
+    assert "greedy" in options.nth(2).inner_text() and "random" in options.nth(0).inner_text()
+    page.select_option("#replayGame", "3")
+    length = runs[1].results[1].moves + 1
+    page.wait_for_function(f"window.boardai.replay.state.length === {length}")

@@ -97,10 +97,12 @@ def run(args: argparse.Namespace) -> int:
         prepare(spec, args.workers or default_workers())
     runs = []
     identity = {"players": args.agents, "seed": args.seed, "games": args.games}
-    journal = open_journal(args, {"command": "compare", **identity})
+    keep = bool(args.json)  # the --json file holds every game's record, as eval's does
+    header = {"command": "compare", **identity, **({"records": True} if keep else {})}
+    journal = open_journal(args, header)
     try:
         for spec in args.agents:
-            run_ = play_with_progress(spec, args, spec, journal=journal)
+            run_ = play_with_progress(spec, args, spec, record=keep, journal=journal)
             runs.append(run_)
             if run_.interrupted:
                 break

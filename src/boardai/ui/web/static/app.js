@@ -51,12 +51,17 @@ class Channel {
   }
 }
 
-// The records kept in a `boardai 2048 eval --json` file (null: the text is not one).
+// The records kept in a `boardai 2048 eval --json` or `compare --json` file (null: the text
+// is neither).
 function evalRecords(text) {
   let data;
   try { data = JSON.parse(text); } catch (e) { return null; }
-  if (!data || typeof data !== "object" || "game" in data || !Array.isArray(data.results)) return null;
-  return data.results.filter((g) => g && g.record).map((g) => g.record);
+  if (!data || typeof data !== "object" || "game" in data) return null;
+  // a compare --json file: its players' runs one after another
+  const runs = Array.isArray(data.runs) ? data.runs.filter((r) => r && Array.isArray(r.results)) : [];
+  const games = runs.length ? runs.flatMap((r) => r.results) : data.results;
+  if (!Array.isArray(games)) return null;
+  return games.filter((g) => g && g.record).map((g) => g.record);
 }
 
 // A file that is one record as an indented JSON document (as `othello play --record` once
