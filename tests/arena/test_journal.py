@@ -88,6 +88,22 @@ def test_a_journal_of_another_run_is_one_line(
     assert main([*argv, "--games", "8", "--epsilon", "0.1", "--resume", journal]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "epsilon: 0.0 there, 0.1 now" in err[0]
+    # a run that kept no records, resumed asking for them: said so, with what to do
+    record = str(tmp_path / "r.jsonl")
+    assert main([*argv, "--games", "6", "--resume", journal, "--record", record]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].endswith(
+        "m.jsonl keeps no game records (its run was started without --json or --record): "
+        "resume it without them, or give another --resume file"
+    )
+    compare = ["2048", "compare", "--agents", "random", "--games", "2", "--workers", "1"]
+    journal = str(tmp_path / "c.jsonl")
+    assert main([*compare, "--resume", journal, "--json", str(tmp_path / "c.json")]) == 0
+    capsys.readouterr()
+    assert main([*compare, "--resume", journal]) == 2
+    assert "c.jsonl keeps game records (its run was started with --json): resume it with them" in (
+        capsys.readouterr().err
+    )
 
 
 def test_more_games_extend_a_journal_and_fewer_are_another_run(

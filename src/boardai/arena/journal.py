@@ -156,6 +156,14 @@ class Journal:
             lines[0] = {**lines[0], "models": _same_models(lines[0]["models"], head["models"])}
         extended = bool(lines) and _extends(lines[0], head)
         if lines:
+            if lines[0] != head and not extended and _only_records_differ(lines[0], head):
+                kept = bool(lines[0].get("records"))
+                flags = "--json" if head.get("command") == "compare" else "--json or --record"
+                word = "with" if kept else "without"
+                raise UsageError(
+                    f"{path} keeps {'' if kept else 'no '}game records (its run was started "
+                    f"{word} {flags}): resume it {word} them, or give another --resume file"
+                )
             if lines[0] != head and not extended:
                 raise UsageError(
                     f"{path} is the journal of another run ({differences(lines[0], head)}); "
@@ -288,6 +296,12 @@ def _extends(found: dict[str, Any], wanted: dict[str, Any]) -> bool:
         and new > old
         and {**found, "games": new} == wanted
     )
+
+
+def _only_records_differ(found: dict[str, Any], wanted: dict[str, Any]) -> bool:
+    """Whether the two headers differ only in keeping game records (absent: not kept)."""
+    rest = [k for k in {*found, *wanted} - {"records"} if found.get(k) != wanted.get(k)]
+    return not rest and bool(found.get("records")) != bool(wanted.get("records"))
 
 
 def differences(
