@@ -53,6 +53,9 @@ def frame_text(frame: Any, game: str, index: int, total: int) -> str:
     return f"{head}\n{body}"
 
 
+COLOURS = ("black", "white")
+
+
 def _title(record: dict[str, Any], game: str) -> str:
     """The game and who played it, as far as the record says."""
     if game == "2048":
@@ -63,9 +66,6 @@ def _title(record: dict[str, Any], game: str) -> str:
     if isinstance(black, str) and isinstance(white, str):
         return f"{black} (black) against {white} (white)"
     return "Othello"
-
-
-COLOURS = ("black", "white")
 
 
 def _show_in_place(frames: list[Any], game: str, title: str, delay: float) -> int | None:

@@ -387,12 +387,12 @@ class SessionOthello:
             raise UsageError("the game is over")
         self._check_turn()
         agent = self.agents.get(spec)
-        self.movers.add(spec.strip())
         players = (agent, None) if self.human == 0 else (None, agent)
         try:
             next(play_othello(self.game, players, ask_to_pass=False))
         except IllegalMoveError as e:
             raise UsageError(f"player {spec!r}: {e}") from None
+        self.movers.add(spec.strip())
         self._reply()
 
     def _check_turn(self) -> None:
