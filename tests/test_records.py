@@ -143,6 +143,10 @@ def test_a_resume_journal_gives_its_finished_games_records(tmp_path):
     journal.write_text(lines[0] + "\n")
     with pytest.raises(UsageError, match="no finished game records"):
         read_records(journal)
+    unkept = tmp_path / "unkept.jsonl"  # a run that keeps none: said so, not "(yet)"
+    assert main([*argv, "--resume", str(unkept)]) == 0
+    with pytest.raises(UsageError, match=r"keeps no game records .* without --json or --record"):
+        read_records(unkept)
 
 
 def test_missing_file_and_missing_game(tmp_path):

@@ -178,6 +178,11 @@ def _journal_records(path: Path, text: str) -> list[dict[str, Any]] | None:
             )
         games.setdefault(str(entry.get("run")), {}).setdefault(index, record)
     if not games:
+        if not journal[0].get("records"):
+            raise UsageError(
+                f"{path}: a journal that keeps no game records (its run was started without "
+                "--json or --record)"
+            )
         raise UsageError(f"{path}: a journal with no finished game records (yet)")
     return [games[run][k] for run in games for k in sorted(games[run])]
 
