@@ -35,7 +35,7 @@ def test_replay_in_a_terminal_draws_each_position_and_stops_on_ctrl_c(tmp_path: 
         game.move(game.board.legal_actions()[0])
     g2048 = tmp_path / "g.jsonl"
     g2048.write_text(json.dumps(game.to_record()) + "\n")
-    args = ["-m", "boardai", "replay", str(g2048), "--delay", "5"]
+    args = ["-m", "boardai", "replay", str(g2048), "--delay", "60"]  # Ctrl-C comes first
     child = pexpect.spawn(sys.executable, args, encoding="utf-8", timeout=120)
     child.expect("position 0/3")
     child.sendintr()

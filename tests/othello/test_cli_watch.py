@@ -89,7 +89,7 @@ def test_ctrl_c_stops_the_game_where_it_stands(tmp_path: Path) -> None:
     from boardai.othello.game import Game
 
     record = tmp_path / "w.jsonl"
-    args = ["-m", "boardai", *CHEAP[:-1], "5", "--record", str(record)]  # 5 s between moves
+    args = ["-m", "boardai", *CHEAP[:-1], "60", "--record", str(record)]  # a minute a move
     child = pexpect.spawn(sys.executable, args, encoding="utf-8", timeout=120)
     child.expect("black played")
     child.sendintr()
