@@ -304,6 +304,13 @@ def board_state_othello(
     }
 
 
+def game_state_othello(game: Any) -> dict[str, Any]:
+    """:func:`board_state_othello` of an Othello ``Game``'s position, its last move marked."""
+    history, moves = game.history, game.moves
+    previous = history[-2] if len(history) > 1 else None
+    return board_state_othello(history[-1], previous, moves[-1] if moves else None)
+
+
 class SessionOthello:
     """A person against a boardai player at Othello.
 
@@ -437,12 +444,8 @@ class SessionOthello:
         from boardai.othello.board import COLOR_NAMES, PASS
 
         history = self.game.history
-        moves = self.game.moves
-        board = board_state_othello(
-            history[-1], history[-2] if len(history) > 1 else None, moves[-1] if moves else None
-        )
         return {
-            **board,
+            **game_state_othello(self.game),
             "human": COLOR_NAMES[self.human],
             "player": self.player,
             "moves": self.game.move_texts(),

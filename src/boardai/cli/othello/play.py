@@ -45,12 +45,9 @@ def _show(game: Game, out: Console) -> None:
     board = game.board
     if out.is_terminal:
         from boardai.ui.boards import board_text_othello
-        from boardai.ui.session import board_state_othello
+        from boardai.ui.session import game_state_othello
 
-        history, moves = game.history, game.moves
-        previous = history[-2] if len(history) > 1 else None
-        state = board_state_othello(board, previous, moves[-1] if moves else None)
-        out.print(board_text_othello(state, legal_moves=True))
+        out.print(board_text_othello(game_state_othello(game), legal_moves=True))
         b, w = board.discs()
         out.print(f"black {b}  white {w}", highlight=False, markup=False)
         return

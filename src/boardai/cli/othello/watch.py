@@ -70,15 +70,12 @@ def _screen(game: Game, line: str) -> Panel:
 
     from boardai.othello.board import COLOR_NAMES
     from boardai.ui.boards import board_text_othello
-    from boardai.ui.session import board_state_othello
+    from boardai.ui.session import game_state_othello
 
-    history, moves = game.history, game.moves
-    state = board_state_othello(
-        history[-1], history[-2] if len(history) > 1 else None, moves[-1] if moves else None
-    )
+    state = game_state_othello(game)
     black, white = state["counts"]["black"], state["counts"]["white"]
     turn = state["result"] if state["over"] else f"{COLOR_NAMES[game.board.to_move]} to move"
-    head = Text(f"black {black}  white {white}   {turn}   moves {len(moves)}", style="bold")
+    head = Text(f"black {black}  white {white}   {turn}   moves {len(game.moves)}", style="bold")
     names = game.players or ("black", "white")
     return Panel(
         Group(head, board_text_othello(state), Text(line, style="dim")),
