@@ -263,10 +263,15 @@ def test_ctrl_c_over_a_process_pool_keeps_each_worker_s_game_where_it_stopped(
 ) -> None:
     # A real SIGINT to the parent (in a fresh interpreter, as in test_runner) as the fourth
     # game of a two-worker run finishes: the parent stops the pool, and each worker, in the
-    # middle of its next game, saves that game's position before it exits. (At the first
+    # middle of its next chunk, saves its game's position before it exits. (At the first
     # result the other worker may not have begun a game yet, still starting up: then nothing
-    # is under way to keep, about one run in ten.) The games here take a few hundredths of a
-    # second, far below the 30 s between saves, so every file is a stop's.
+    # is under way to keep, about one run in ten.) The player's games take a tenth of a second
+    # or more, so after the first four (one game a chunk) each chunk holds about a second of
+    # play: with the heuristic's few hundredths (16 games a chunk, half a second), a parent
+    # slowed by a loaded machine (CI, once) could reach the stop after both workers had run
+    # out of queued work, and nothing was under way to keep. Far below the 30 s between
+    # saves, so every file is a stop's.
+    SLOW_SPEC, GAMES = "expectimax:depth=2", 24  # memoryless
     script = """
 import json, multiprocessing, os, signal, sys
 from boardai.arena import runner
@@ -290,7 +295,7 @@ with Journal.open(sys.argv[1], header) as j:
 print(json.dumps({"interrupted": done.interrupted, "finished": len(done.results),
                   "children": len(multiprocessing.active_children())}))
 """
-    header = {**HEADER, "games": 40}
+    header = {**HEADER, "players": [SLOW_SPEC], "games": GAMES}
     journal = tmp_path / "run.jsonl"
     env = {"PYTHONPATH": str(Path(__file__).parents[2] / "src"), "PATH": "/usr/bin:/bin"}
     out = subprocess.run(
@@ -299,19 +304,19 @@ print(json.dumps({"interrupted": done.interrupted, "finished": len(done.results)
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
     got = json.loads(out.stdout)
-    assert got["interrupted"] and got["children"] == 0 and got["finished"] < 40, got
+    assert got["interrupted"] and got["children"] == 0 and got["finished"] < GAMES, got
     assert "Traceback" not in out.stderr, out.stderr  # the workers left quietly
     folder = Path(str(journal) + PARTIAL_SUFFIX)
     saved = sorted(folder.glob("*.json"))
     assert saved, "no worker kept its game"
-    whole = play_games(SPEC, 40, 5)
+    whole = play_games(SLOW_SPEC, GAMES, 5)
     for path in saved:
         index = int(path.stem.rsplit("-", 1)[1])
-        game, _, _ = load_partial(str(path), SPEC, whole.results[index].seed) or (None, 0, 0)
+        game, _, _ = load_partial(str(path), SLOW_SPEC, whole.results[index].seed) or (None, 0, 0)
         assert game is not None and 0 < game.moves < whole.results[index].moves
     with Journal.open(journal, header) as j:  # resumed: those games go on to the same end
-        resumed = play_games(SPEC, 40, 5, journal=j.part(SPEC, PLAYED))
+        resumed = play_games(SLOW_SPEC, GAMES, 5, journal=j.part(SLOW_SPEC, PLAYED))
     assert [_same_game(a, b) for a, b in zip(resumed.results, whole.results, strict=True)] == [
         True
-    ] * 40
+    ] * GAMES
     assert not folder.exists()
