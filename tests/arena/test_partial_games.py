@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from boardai import stop_request
 from boardai.agent import memoryless
 from boardai.arena import solo
 from boardai.arena.backends import InProcess, Task
@@ -118,7 +119,7 @@ class StopsAt(CutAt):
 def test_a_game_its_run_asks_to_stop_saves_and_goes_on_later(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(solo, "STOP_LOOK_EVERY", 0.0)  # look after every move
+    monkeypatch.setattr(stop_request, "LOOK_EVERY", 0.0)  # look after every move
     player = build_player(SPEC)
     whole, _ = Solo(SPEC, seed=4).play([player], 1)
     prefix = str(tmp_path / "p-")
@@ -137,7 +138,7 @@ def test_a_game_its_run_asks_to_stop_saves_and_goes_on_later(
 def test_play_games_clears_a_stop_request_an_earlier_run_left(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(solo, "STOP_LOOK_EVERY", 0.0)  # a request still there would stop it
+    monkeypatch.setattr(stop_request, "LOOK_EVERY", 0.0)  # a request still there would stop it
     with Journal.open(tmp_path / "j.jsonl", HEADER) as j:
         part = j.part(SPEC, PLAYED)
         stale = Path(f"{part.partial_prefix}{solo.STOP_FILE}")

@@ -267,11 +267,11 @@ def test_a_trial_the_sweep_asks_to_stop_saves_where_it_stopped(
     trial still queued does not start; resumed, the sweep goes on to the same results."""
     import tomllib
 
-    from boardai.train import trial as trial_module
+    from boardai import stop_request
     from boardai.train.sweep import Trials
     from boardai.train.trial import STOP, TrialStoppedError
 
-    monkeypatch.setattr(trial_module, "STOP_LOOK_EVERY", 0.0)  # look before every chunk
+    monkeypatch.setattr(stop_request, "LOOK_EVERY", 0.0)  # look before every chunk
     plan = plan_from_dict(tomllib.loads(TINY))
     asked: list[Trials] = []
 

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from boardai import stop_request
 from boardai.agent import Agent, memoryless
 from boardai.arena import runner
 from boardai.arena.backends import Backend
@@ -47,8 +48,6 @@ SAVE_SECONDS = 30.0
 #: Beside a run's games cut short (its partial prefix, then this), the request that the games
 #: under way stop and save: a run on Ray, stopped, writes it, as no Ctrl-C reaches its workers.
 STOP_FILE = "stop"
-#: Seconds of play between two looks at :data:`STOP_FILE`.
-STOP_LOOK_EVERY = 0.5
 
 
 class GameStoppedError(Exception):
@@ -99,11 +98,8 @@ class Solo:
         whether they were asked (not when the run keeps no games cut short)."""
         if self.partial is None:
             return False
-        from boardai.atomic import atomic_write
-
         try:
-            with atomic_write(f"{self.partial}{STOP_FILE}", "w", encoding="utf-8") as f:
-                f.write("stop")
+            stop_request.ask(f"{self.partial}{STOP_FILE}")
         except OSError:
             return False
         return True
@@ -127,8 +123,8 @@ class Solo:
         if path is not None:
             game, seconds, cpu = load_partial(path, self.spec, spawn_seed) or (game, 0.0, 0.0)
         start, cpu_start = time.perf_counter(), time.process_time()
-        saved = looked = start
-        stop = None if path is None else f"{self.partial}{STOP_FILE}"
+        saved = start
+        asked = None if path is None else stop_request.looker(f"{self.partial}{STOP_FILE}")
 
         def save() -> None:
             assert path is not None
@@ -143,12 +139,10 @@ class Solo:
                 if path is not None and now - saved >= self.save_seconds:
                     save()
                     saved = time.perf_counter()
-                if stop is not None and now - looked >= STOP_LOOK_EVERY:
-                    looked = now
-                    if os.path.exists(stop):
-                        if game.moves:
-                            save()
-                        raise GameStoppedError(f"game {index}: stopped at move {game.moves}")
+                if asked is not None and asked():
+                    if game.moves:
+                        save()
+                    raise GameStoppedError(f"game {index}: stopped at move {game.moves}")
         except IllegalMoveError as e:
             raise RuntimeError(f"player {self.spec!r} in game {index}: {e}") from None
         except KeyboardInterrupt:  # Ctrl-C here; in a pool's worker, the pool stopping it

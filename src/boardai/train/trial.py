@@ -14,9 +14,7 @@ stopped; a CSV row that straddles the break averages only the episodes after it.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import math
 import os
 import socket
 import time
@@ -24,6 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from boardai import stop_request
 from boardai.learn.run import Progress, StopFlag
 from boardai.train.learners import MODEL, learner
 from boardai.train.plan import Plan, Trial, config_json
@@ -35,8 +34,6 @@ RESULT = "result.json"
 #: The file in the sweep's folder that asks the trials of a run (its id, the file's text) to
 #: stop and save: a sweep on Ray, stopped, writes it, as its trials run where no Ctrl-C reaches.
 STOP = ".stop"
-#: Seconds between two looks at :data:`STOP` (a read of a small file, maybe on a network disk).
-STOP_LOOK_EVERY = 0.5
 
 
 class TrialStoppedError(Exception):
@@ -45,28 +42,13 @@ class TrialStoppedError(Exception):
 
 def ask_to_stop(out: str | os.PathLike[str], run_id: str) -> None:
     """Ask the trials of sweep run ``run_id`` training into ``out`` to stop and save."""
-    from boardai.atomic import atomic_write
-
-    with atomic_write(Path(out, STOP), "w", encoding="utf-8") as f:
-        f.write(run_id)
+    stop_request.ask(Path(out, STOP), run_id)
 
 
 def stop_asked(out: str | os.PathLike[str], run_id: str) -> Callable[[], bool]:
-    """Whether :func:`ask_to_stop` has asked run ``run_id`` to stop (looked at no more often
-    than every :data:`STOP_LOOK_EVERY` seconds; once asked, always)."""
-    path = Path(out, STOP)
-    last, asked = -math.inf, False
-
-    def check() -> bool:
-        nonlocal last, asked
-        now = time.monotonic()
-        if not asked and now - last >= STOP_LOOK_EVERY:
-            last = now
-            with contextlib.suppress(OSError):
-                asked = path.read_text(encoding="utf-8") == run_id
-        return asked
-
-    return check
+    """Whether :func:`ask_to_stop` has asked run ``run_id`` to stop (looked at now and then:
+    :func:`boardai.stop_request.looker`)."""
+    return stop_request.looker(Path(out, STOP), run_id)
 
 
 #: ``hook(trial name, event)``: a trial's progress, where the sweep can watch it.
