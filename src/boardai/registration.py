@@ -1,7 +1,10 @@
 """Gymnasium registration: a table of ids and entry-point strings, so registering imports
-none of the environments (nor numba, nor torch)."""
+none of the environments (nor numba, nor torch); and the checks and warnings the
+environments of both games share."""
 
 from __future__ import annotations
+
+import numbers
 
 #: env id -> (entry point, vector entry point or None). Add a row per environment.
 ENVS: dict[str, tuple[str, str | None]] = {
@@ -9,7 +12,10 @@ ENVS: dict[str, tuple[str, str | None]] = {
         "boardai.g2048.env:Game2048Env",
         "boardai.g2048.vector_env:Game2048VectorEnv",
     ),
-    "boardai/Othello-v0": ("boardai.othello.env:OthelloEnv", None),
+    "boardai/Othello-v0": (
+        "boardai.othello.env:OthelloEnv",
+        "boardai.othello.vector_env:make_vector_env",
+    ),
 }
 
 
@@ -34,3 +40,18 @@ def warn_no_render_mode(env_id: str, mode: str) -> None:
         "You are calling render method without specifying any render mode. You can specify the "
         f'render_mode at initialization, e.g. gym.make("{env_id}", render_mode="{mode}")'
     )
+
+
+def check_integer(name: str, value: object) -> None:
+    """A whole-number option given as a float or a string is refused, not truncated or
+    compared into a confusing TypeError."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+
+
+def check_num_envs(num_envs: object) -> None:
+    """A vector env's ``num_envs``: a whole number, at least 1."""
+    check_integer("num_envs", num_envs)
+    assert isinstance(num_envs, numbers.Integral)
+    if num_envs < 1:
+        raise ValueError(f"num_envs must be >= 1, got {num_envs}")

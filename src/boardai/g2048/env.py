@@ -26,7 +26,7 @@ from boardai.g2048 import env_core as C
 from boardai.g2048 import observations as O
 from boardai.g2048 import rewards as R
 from boardai.g2048.board import Board
-from boardai.registration import warn_no_render_mode
+from boardai.registration import check_integer, warn_no_render_mode
 
 #: A reward function: ``fn(board, action, afterstate, score_gain) -> reward`` where ``board``
 #: is the position before the move and ``afterstate`` the position after it, before the spawn.
@@ -35,13 +35,6 @@ RewardFn = Callable[[Board, int, Board, int], float]
 #: Default episode length limit (no real game lasts this long; a policy repeating an
 #: invalid move under ``invalid="noop"`` is truncated here).
 DEFAULT_MAX_STEPS = 100_000
-
-
-def check_integer(name: str, value: object) -> None:
-    """A whole-number option given as a float or a string is refused, not truncated or
-    compared into a confusing TypeError."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {value!r}")
 
 
 def _real(name: str, value: object) -> None:

@@ -29,8 +29,8 @@ from gymnasium.vector.utils import batch_space
 from boardai._jit import njit
 from boardai.g2048 import env_core as C
 from boardai.g2048.board import Board
-from boardai.g2048.env import DEFAULT_MAX_STEPS, check_integer, env_options
-from boardai.registration import warn_no_render_mode
+from boardai.g2048.env import DEFAULT_MAX_STEPS, env_options
+from boardai.registration import check_num_envs, warn_no_render_mode
 
 
 @njit
@@ -106,9 +106,7 @@ class Game2048VectorEnv(gym.vector.VectorEnv):
         max_steps: int | None = DEFAULT_MAX_STEPS,
         render_mode: str | None = None,
     ) -> None:
-        check_integer("num_envs", num_envs)
-        if num_envs < 1:
-            raise ValueError(f"num_envs must be >= 1, got {num_envs}")
+        check_num_envs(num_envs)
         if callable(reward):
             raise ValueError("the vector env takes a reward name, not a callable")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:

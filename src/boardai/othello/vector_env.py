@@ -1,0 +1,342 @@
+"""A native batched Othello env: ``gymnasium.make_vec("boardai/Othello-v0", num_envs=256)``.
+
+Against the compiled players (``random``, ``greedy``, ``wpc``), one compiled call steps all N
+boards, the opponent's replies included (no Python loop per board). Board i seeded with
+``reset(seed=s)`` plays exactly as :class:`~boardai.othello.env.OthelloEnv` reset with seed
+``s + i`` and stepped with the same actions, and the batch returns what Gymnasium's
+``SyncVectorEnv`` over those envs returns (observations, rewards, ends, infos: a test steps
+both side by side). Other opponents (search, networks, GTP engines) get that
+``SyncVectorEnv`` (:func:`make_vector_env`), as ``make_vec`` gave before.
+
+It follows Gymnasium 1.x's next-step autoreset: the step that ends an episode returns its
+last observation; the next step resets that board (ignoring its action) and returns the start
+observation with reward 0.
+
+>>> import gymnasium as gym, numpy as np
+>>> import boardai
+>>> envs = gym.make_vec("boardai/Othello-v0", num_envs=8, opponent="random")
+>>> obs, info = envs.reset(seed=0)
+>>> obs.shape, info["action_mask"].shape
+((8, 3, 8, 8), (8, 65))
+>>> obs, rewards, terminated, truncated, info = envs.step(info["action_mask"].argmax(axis=1))
+"""
+
+# ruff: noqa: E741  (P, O: the mover's and the opponent's bitboards, as in the kernels)
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from boardai._jit import njit
+from boardai.othello import evaluation as E
+from boardai.othello import kernels as K
+from boardai.othello.agents._seeded import seed_state
+from boardai.othello.board import BLACK, COLOR_NAMES, N_ACTIONS, PASS, WHITE, Board
+from boardai.othello.env import RENDER_MODES, OthelloEnv, _check_render_mode, _obs_space
+from boardai.registration import check_num_envs, warn_no_render_mode
+
+#: The opponents played in compiled code, and their kernel's kind (-1: uniformly random).
+COMPILED_OPPONENTS = {"random": -1, "greedy": E.GREEDY, "wpc": E.WPC}
+
+_ONE = np.uint64(1)
+
+
+@njit
+def _opponent_move(
+    P: np.uint64, O: np.uint64, kind: np.int64, weights: np.ndarray, rng: np.uint64
+) -> tuple[np.uint64, np.int64]:
+    """(new rng state, the opponent's action): the kernels of ``random``, ``greedy`` and
+    ``wpc`` themselves, so a board plays as the single env's player does."""
+    if kind < 0:
+        return K.random_action(P, O, rng)
+    return E.best_one_ply(P, O, kind, weights, rng)
+
+
+@njit
+def _reply(
+    boards: np.ndarray, i: np.int64, kind: np.int64, weights: np.ndarray, rng: np.ndarray
+) -> None:
+    """The opponent moves until the learner is to move or the game is over."""
+    P, O, to_move, color = boards[i, 0], boards[i, 1], boards[i, 2], boards[i, 3]
+    while to_move != color and not K.is_terminal(P, O):
+        rng[i], a = _opponent_move(P, O, kind, weights, rng[i])
+        P, O = K.play(P, O, a)
+        to_move = np.uint64(1) - to_move
+    boards[i, 0], boards[i, 1], boards[i, 2] = P, O, to_move
+
+
+@njit
+def _observe(boards: np.ndarray, i: np.int64, obs: np.ndarray, masks: np.ndarray) -> None:
+    """Board i's planes from the mover's view (as :func:`~boardai.othello.observations.observe`)
+    into ``obs[i]`` (flat, 3 x 64) and its legal actions into ``masks[i]``."""
+    P, O = boards[i, 0], boards[i, 1]
+    legal = K.legal_moves(P, O)
+    for sq in range(64):
+        bit = np.uint64(sq)
+        obs[i, sq] = np.uint8((P >> bit) & _ONE)
+        obs[i, 64 + sq] = np.uint8((O >> bit) & _ONE)
+        obs[i, 128 + sq] = np.uint8((legal >> bit) & _ONE)
+    masks[i, :] = K.action_mask(P, O)
+
+
+@njit
+def _reset_row(
+    boards: np.ndarray,
+    i: np.int64,
+    kind: np.int64,
+    weights: np.ndarray,
+    rng: np.ndarray,
+    obs: np.ndarray,
+    masks: np.ndarray,
+) -> None:
+    boards[i, 0], boards[i, 1], boards[i, 2] = K.START_BLACK, K.START_WHITE, np.uint64(BLACK)
+    _reply(boards, i, kind, weights, rng)
+    _observe(boards, i, obs, masks)
+
+
+@njit
+def _reset_all(
+    boards: np.ndarray,
+    kind: np.int64,
+    weights: np.ndarray,
+    rng: np.ndarray,
+    obs: np.ndarray,
+    masks: np.ndarray,
+) -> None:
+    for i in range(boards.shape[0]):
+        _reset_row(boards, i, kind, weights, rng, obs, masks)
+
+
+@njit
+def _first_illegal(boards: np.ndarray, actions: np.ndarray, pending: np.ndarray) -> np.int64:
+    """The first board (not resetting) whose action is not legal there, or -1."""
+    for i in range(boards.shape[0]):
+        if pending[i]:
+            continue
+        a = actions[i]
+        if a < 0 or a > PASS or K.action_mask(boards[i, 0], boards[i, 1])[a] == 0:
+            return np.int64(i)
+    return np.int64(-1)
+
+
+@njit
+def _step_all(
+    boards: np.ndarray,
+    actions: np.ndarray,
+    kind: np.int64,
+    weights: np.ndarray,
+    rng: np.ndarray,
+    obs: np.ndarray,
+    masks: np.ndarray,
+    rewards: np.ndarray,
+    terminated: np.ndarray,
+    illegal: np.ndarray,
+    pending: np.ndarray,
+) -> None:
+    """Step every board: a board whose episode ended last step resets instead; an illegal
+    action loses (reward -1, the episode over, the board unchanged)."""
+    for i in range(boards.shape[0]):
+        illegal[i] = False
+        if pending[i]:
+            _reset_row(boards, i, kind, weights, rng, obs, masks)
+            rewards[i] = 0.0
+            terminated[i] = False
+            pending[i] = False
+            continue
+        a = actions[i]
+        if a < 0 or a > PASS or masks[i, a] == 0:
+            rewards[i] = -1.0
+            terminated[i] = True
+            illegal[i] = True
+            pending[i] = True
+            continue
+        P, O = K.play(boards[i, 0], boards[i, 1], a)
+        boards[i, 0], boards[i, 1] = P, O
+        boards[i, 2] = np.uint64(1) - boards[i, 2]
+        _reply(boards, i, kind, weights, rng)
+        _observe(boards, i, obs, masks)
+        P, O = boards[i, 0], boards[i, 1]
+        done = K.is_terminal(P, O)
+        reward = 0.0
+        if done:
+            score = K.final_score(P, O)  # for the side to move
+            if boards[i, 2] != boards[i, 3]:
+                score = -score
+            reward = 1.0 if score > 0 else -1.0 if score < 0 else 0.0
+        rewards[i] = reward
+        terminated[i] = done
+        pending[i] = done
+
+
+def make_vector_env(
+    num_envs: int = 1, opponent: str = "wpc", **kwargs: Any
+) -> gym.vector.VectorEnv:
+    """The vector entry point of ``boardai/Othello-v0``: :class:`OthelloVectorEnv` against a
+    compiled opponent, else Gymnasium's ``SyncVectorEnv`` of :class:`OthelloEnv` (what
+    ``make_vec`` made before this env existed)."""
+    if opponent in COMPILED_OPPONENTS:
+        return OthelloVectorEnv(num_envs, opponent, **kwargs)
+    from boardai.othello.agents import check_spec
+
+    check_spec(opponent)  # a bad spec fails here, not once per board
+    return gym.vector.SyncVectorEnv(
+        [lambda: OthelloEnv(opponent, **kwargs) for _ in range(num_envs)]
+    )
+
+
+class OthelloVectorEnv(gym.vector.VectorEnv):
+    """N boards of :class:`~boardai.othello.env.OthelloEnv` against ``random``, ``greedy`` or
+    ``wpc``, stepped in one compiled call.
+
+    Takes ``num_envs`` and the options of ``OthelloEnv``. ``info["action_mask"]`` is
+    ``(N, 65)`` int8, ``info["color"]`` the learner's colour of each board (``"black"`` or
+    ``"white"``), ``info["illegal"]`` (on a step with an illegal action) which boards lost by
+    one; :meth:`action_masks` gives the masks as bool.
+    """
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (Gymnasium declares it this way)
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+        "render_modes": RENDER_MODES,
+    }
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        opponent: str = "wpc",
+        color: str = "black",
+        illegal: str = "lose",
+        render_mode: str | None = None,
+    ) -> None:
+        check_num_envs(num_envs)
+        if opponent not in COMPILED_OPPONENTS:
+            raise ValueError(
+                f"the native vector env plays {', '.join(COMPILED_OPPONENTS)}, not {opponent!r}"
+                " (gymnasium.make_vec gives a SyncVectorEnv for the others)"
+            )
+        _check_render_mode(render_mode)
+        if color not in ("black", "white", "random"):
+            raise ValueError(f"color must be black, white or random, got {color!r}")
+        if illegal not in ("lose", "raise"):
+            raise ValueError(f"illegal must be 'lose' or 'raise', got {illegal!r}")
+        self.num_envs = num_envs
+        self.opponent_spec = opponent
+        self.color_option = color
+        self.illegal = illegal
+        self.render_mode = render_mode
+        self.single_observation_space = _obs_space()
+        self.single_action_space = spaces.Discrete(N_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._kind = np.int64(COMPILED_OPPONENTS[opponent])
+        self._weights = E.WPC_WEIGHTS
+        n = num_envs
+        self._boards = np.zeros((n, 4), np.uint64)  # mover, opponent, side to move, learner
+        self._rng = np.zeros(n, np.uint64)  # each opponent's stream
+        self._obs = np.zeros((n, *self.single_observation_space.shape), np.uint8)
+        self._obs_flat = self._obs.reshape(n, -1)
+        self._masks = np.zeros((n, N_ACTIONS), np.int8)
+        self._rewards = np.zeros(n, np.float64)
+        self._terminated = np.zeros(n, np.bool_)
+        self._truncated = np.zeros(n, np.bool_)
+        self._illegal = np.zeros(n, np.bool_)
+        self._pending = np.zeros(n, np.bool_)
+        self._all = np.ones(n, np.bool_)
+        self._names = np.array(COLOR_NAMES, dtype=object)
+        self._gens: list[np.random.Generator] = []
+
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Reset every board; ``seed=s`` seeds board i as a single env seeded ``s + i``."""
+        super().reset(seed=None if isinstance(seed, list) else seed)
+        n = self.num_envs
+        if seed is not None:
+            seeds = seed if isinstance(seed, list) else [seed + i for i in range(n)]
+            if len(seeds) != n:
+                raise ValueError(f"{len(seeds)} seeds for {n} envs")
+            self._gens = [seeding.np_random(s)[0] for s in seeds]
+        elif not self._gens:
+            self._gens = [
+                seeding.np_random(int(s))[0] for s in self.np_random.integers(2**63, size=n)
+            ]
+        self._draw(range(n))
+        _reset_all(self._boards, self._kind, self._weights, self._rng, self._obs_flat, self._masks)
+        self._pending[:] = False
+        self._illegal[:] = False
+        return self._obs.copy(), self._info()
+
+    def _draw(self, boards: Any) -> None:
+        """What a single env draws at its reset, in its order: the opponent's seed, then the
+        learner's colour when it is drawn."""
+        for i in boards:
+            gen = self._gens[i]
+            self._rng[i] = seed_state(int(gen.integers(2**63)))
+            if self.color_option == "random":
+                self._boards[i, 3] = int(gen.integers(2))
+            else:
+                self._boards[i, 3] = BLACK if self.color_option == "black" else WHITE
+
+    def step(
+        self, actions: Any
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Step every board (boards whose episode ended last step reset instead)."""
+        if not self._gens:
+            raise ValueError("step() before reset()")
+        acts = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        if self.illegal == "raise":
+            i = int(_first_illegal(self._boards, acts, self._pending))
+            if i >= 0:
+                try:
+                    self.boards()[i].play(int(acts[i]))
+                except ValueError as e:
+                    raise ValueError(f"board {i}: {e}") from None
+        self._draw(np.flatnonzero(self._pending))
+        _step_all(
+            self._boards, acts, self._kind, self._weights, self._rng, self._obs_flat,
+            self._masks, self._rewards, self._terminated, self._illegal, self._pending,
+        )  # fmt: skip
+        return (
+            self._obs.copy(),
+            self._rewards.copy(),
+            self._terminated.copy(),
+            self._truncated.copy(),
+            self._info(),
+        )
+
+    def _info(self) -> dict[str, Any]:
+        info = {
+            "action_mask": self._masks.copy(),
+            "_action_mask": self._all.copy(),
+            "color": self._names[self._boards[:, 3].astype(np.intp)],
+            "_color": self._all.copy(),
+        }
+        if self._illegal.any():
+            info["illegal"] = self._illegal.copy()
+            info["_illegal"] = self._illegal.copy()
+        return info
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of every board, bool ``(N, 65)``."""
+        return self._masks.astype(bool)
+
+    def boards(self) -> list[Board]:
+        """The current positions."""
+        return [Board.from_mover(int(p), int(o), int(c)) for p, o, c, _ in self._boards]
+
+    def render(self) -> tuple[Any, ...] | None:
+        """Every board as text (``ansi``) or as a picture (``rgb_array``)."""
+        from boardai.othello.render import board_image
+
+        if self.render_mode is None:
+            warn_no_render_mode("boardai/Othello-v0", "rgb_array")
+            return None
+        if self.render_mode == "rgb_array":
+            return tuple(board_image(b, legal=b.legal_actions()) for b in self.boards())
+        return tuple(str(b) for b in self.boards())
