@@ -55,3 +55,12 @@ def check_num_envs(num_envs: object) -> None:
     assert isinstance(num_envs, numbers.Integral)
     if num_envs < 1:
         raise ValueError(f"num_envs must be >= 1, got {num_envs}")
+
+
+def board_seeds(seed: int | list[int], num_envs: int) -> list[int]:
+    """The seed of each board of a vector env reset with ``seed``: ``seed + i`` for board i
+    (as Gymnasium's ``SyncVectorEnv`` seeds its envs), or a list, one a board."""
+    seeds = seed if isinstance(seed, list) else [seed + i for i in range(num_envs)]
+    if len(seeds) != num_envs:
+        raise ValueError(f"{len(seeds)} seeds for {num_envs} envs")
+    return seeds

@@ -30,7 +30,7 @@ from boardai._jit import njit
 from boardai.g2048 import env_core as C
 from boardai.g2048.board import Board
 from boardai.g2048.env import DEFAULT_MAX_STEPS, env_options
-from boardai.registration import check_num_envs, warn_no_render_mode
+from boardai.registration import board_seeds, check_num_envs, warn_no_render_mode
 
 
 @njit
@@ -143,10 +143,7 @@ class Game2048VectorEnv(gym.vector.VectorEnv):
         """Reset every board; ``seed=s`` seeds board i as a single env seeded ``s + i``."""
         super().reset(seed=None if isinstance(seed, list) else seed)
         if seed is not None:
-            seeds = seed if isinstance(seed, list) else [seed + i for i in range(self.num_envs)]
-            if len(seeds) != self.num_envs:
-                raise ValueError(f"{len(seeds)} seeds for {self.num_envs} envs")
-            for i, s in enumerate(seeds):
+            for i, s in enumerate(board_seeds(seed, self.num_envs)):
                 rng, _ = seeding.np_random(s)
                 self._states[i, C.RNG] = rng.integers(0, 2**64, dtype=np.uint64)
         elif not self._seeded:

@@ -36,6 +36,15 @@ def _check_render_mode(render_mode: str | None) -> None:
         raise ValueError(f"render_mode must be one of {RENDER_MODES}, got {render_mode!r}")
 
 
+def check_options(color: str, illegal: str, render_mode: str | None) -> None:
+    """The options of :class:`OthelloEnv` (and its vector env) other than the opponent."""
+    _check_render_mode(render_mode)
+    if color not in ("black", "white", "random"):
+        raise ValueError(f"color must be black, white or random, got {color!r}")
+    if illegal not in ("lose", "raise"):
+        raise ValueError(f"illegal must be 'lose' or 'raise', got {illegal!r}")
+
+
 def _render(board: Board, render_mode: str | None, name: str) -> str | np.ndarray | None:
     """What ``render()`` returns in ``render_mode`` (None, with Gymnasium's warning, in none)."""
     if render_mode == "ansi":
@@ -97,11 +106,7 @@ class OthelloEnv(gym.Env[np.ndarray, np.int64]):
         from boardai.othello.agents import check_spec
 
         check_spec(opponent)
-        _check_render_mode(render_mode)
-        if color not in ("black", "white", "random"):
-            raise ValueError(f"color must be black, white or random, got {color!r}")
-        if illegal not in ("lose", "raise"):
-            raise ValueError(f"illegal must be 'lose' or 'raise', got {illegal!r}")
+        check_options(color, illegal, render_mode)
         self.opponent_spec = opponent
         self.color_option = color
         self.illegal = illegal

@@ -39,8 +39,8 @@ from boardai.othello import evaluation as E
 from boardai.othello import kernels as K
 from boardai.othello.agents._seeded import seed_state
 from boardai.othello.board import BLACK, COLOR_NAMES, N_ACTIONS, PASS, WHITE, Board
-from boardai.othello.env import RENDER_MODES, OthelloEnv, _check_render_mode, _obs_space
-from boardai.registration import check_num_envs, warn_no_render_mode
+from boardai.othello.env import RENDER_MODES, OthelloEnv, _obs_space, check_options
+from boardai.registration import board_seeds, check_num_envs, warn_no_render_mode
 
 #: The opponents played in compiled code, and their kernel's kind (-1: uniformly random).
 COMPILED_OPPONENTS = {"random": -1, "greedy": E.GREEDY, "wpc": E.WPC}
@@ -220,11 +220,7 @@ class OthelloVectorEnv(gym.vector.VectorEnv):
                 f"the native vector env plays {', '.join(COMPILED_OPPONENTS)}, not {opponent!r}"
                 " (gymnasium.make_vec gives a SyncVectorEnv for the others)"
             )
-        _check_render_mode(render_mode)
-        if color not in ("black", "white", "random"):
-            raise ValueError(f"color must be black, white or random, got {color!r}")
-        if illegal not in ("lose", "raise"):
-            raise ValueError(f"illegal must be 'lose' or 'raise', got {illegal!r}")
+        check_options(color, illegal, render_mode)
         self.num_envs = num_envs
         self.opponent_spec = opponent
         self.color_option = color
@@ -258,10 +254,7 @@ class OthelloVectorEnv(gym.vector.VectorEnv):
         super().reset(seed=None if isinstance(seed, list) else seed)
         n = self.num_envs
         if seed is not None:
-            seeds = seed if isinstance(seed, list) else [seed + i for i in range(n)]
-            if len(seeds) != n:
-                raise ValueError(f"{len(seeds)} seeds for {n} envs")
-            self._gens = [seeding.np_random(s)[0] for s in seeds]
+            self._gens = [seeding.np_random(s)[0] for s in board_seeds(seed, n)]
         elif not self._gens:
             self._gens = [
                 seeding.np_random(int(s))[0] for s in self.np_random.integers(2**63, size=n)
