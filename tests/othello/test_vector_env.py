@@ -31,9 +31,9 @@ def _assert_same(a: tuple[Any, ...], b: tuple[Any, ...]) -> None:
         assert info_a[key].dtype == info_b[key].dtype, key
 
 
-@settings(max_examples=12, deadline=None)
+@pytest.mark.parametrize("opponent", ["random", "greedy", "wpc", "ntuple"])
+@settings(max_examples=4, deadline=None)
 @given(
-    opponent=st.sampled_from(["random", "greedy", "wpc"]),
     color=st.sampled_from(["black", "white", "random"]),
     seed=st.integers(0, 2**32),
     moves=st.integers(0, 2**32),
@@ -72,10 +72,11 @@ def test_make_vec_gives_the_native_env_for_compiled_opponents_and_sync_for_the_r
     assert obs.shape == (4, 3, 8, 8) and obs in envs.observation_space
     assert list(info["color"]) == ["white"] * 4
     assert (obs[:, 0].sum(axis=(1, 2)) == 1).all()  # black has played, flipping one of two
-    other = gym.make_vec("boardai/Othello-v0", num_envs=2, opponent="alphabeta:depth=1")
-    assert isinstance(other, gym.vector.SyncVectorEnv)
-    other.reset(seed=0)
-    other.close()
+    for searched in ("alphabeta:depth=1", "ntuple:depth=2"):
+        other = gym.make_vec("boardai/Othello-v0", num_envs=2, opponent=searched)
+        assert isinstance(other, gym.vector.SyncVectorEnv)
+        other.reset(seed=0)
+        other.close()
     with pytest.raises(ValueError, match="unknown othello agent"):
         gym.make_vec("boardai/Othello-v0", num_envs=2, opponent="nobody")
 
@@ -101,8 +102,10 @@ def test_bad_options_and_calls_are_clear_errors() -> None:
         OthelloVectorEnv(2.0)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="num_envs must be >= 1"):
         OthelloVectorEnv(0)
-    with pytest.raises(ValueError, match="plays random, greedy, wpc"):
+    with pytest.raises(ValueError, match="plays random, greedy, wpc, ntuple"):
         OthelloVectorEnv(2, "alphabeta")
+    with pytest.raises(ValueError, match="not 'ntuple:depth=2'"):  # a search
+        OthelloVectorEnv(2, "ntuple:depth=2")
     with pytest.raises(ValueError, match="color"):
         OthelloVectorEnv(2, color="red")
     with pytest.raises(ValueError, match="illegal"):

@@ -1,12 +1,13 @@
 """A native batched Othello env: ``gymnasium.make_vec("boardai/Othello-v0", num_envs=256)``.
 
-Against the compiled players (``random``, ``greedy``, ``wpc``), one compiled call steps all N
-boards, the opponent's replies included (no Python loop per board). Board i seeded with
+Against the compiled players (``random``, ``greedy``, ``wpc``, and ``ntuple`` at 1-ply, the
+default: a shipped or trained network), one compiled call steps all N boards, the opponent's
+replies included (no Python loop per board). Board i seeded with
 ``reset(seed=s)`` plays exactly as :class:`~boardai.othello.env.OthelloEnv` reset with seed
 ``s + i`` and stepped with the same actions, and the batch returns what Gymnasium's
 ``SyncVectorEnv`` over those envs returns (observations, rewards, ends, infos: a test steps
-both side by side). Other opponents (search, networks, GTP engines) get that
-``SyncVectorEnv`` (:func:`make_vector_env`), as ``make_vec`` gave before.
+both side by side). Other opponents (searches, DQN, GTP engines) get that ``SyncVectorEnv``
+(:func:`make_vector_env`), as ``make_vec`` gave before.
 
 It follows Gymnasium 1.x's next-step autoreset: the step that ends an episode returns its
 last observation; the next step resets that board (ignoring its action) and returns the start
@@ -40,33 +41,68 @@ from boardai.othello import kernels as K
 from boardai.othello.agents._seeded import seed_state
 from boardai.othello.board import BLACK, COLOR_NAMES, N_ACTIONS, PASS, WHITE, Board
 from boardai.othello.env import RENDER_MODES, OthelloEnv, _obs_space, check_options
+from boardai.othello.ntuple import greedy_action
 from boardai.registration import board_seeds, check_num_envs, warn_no_render_mode
 
-#: The opponents played in compiled code, and their kernel's kind (-1: uniformly random).
-COMPILED_OPPONENTS = {"random": -1, "greedy": E.GREEDY, "wpc": E.WPC}
+#: The players this env plays in compiled code (``ntuple`` at 1-ply only).
+COMPILED_OPPONENTS = ("random", "greedy", "wpc", "ntuple")
+#: Kernel kinds besides ``greedy`` and ``wpc``'s (:data:`~boardai.othello.evaluation.GREEDY`,
+#: :data:`~boardai.othello.evaluation.WPC`).
+RANDOM, NTUPLE = -1, -2
+#: An opponent's kind and the data of its kernel: ``wpc``'s weights, then an n-tuple network's
+#: ``(squares, offsets, weights)`` (placeholders for the players that need none).
+Opponent = tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def compiled_opponent(spec: str) -> Opponent | None:
+    """The kernel that plays ``spec`` in this env, or None when it has none here (a search, a
+    DQN, a GTP engine: nothing is built for those).
+
+    Raises:
+        UsageError: a bad spec.
+    """
+    if spec.split(":", 1)[0].strip() not in COMPILED_OPPONENTS:
+        return None
+    from boardai.othello.agents import make_agent
+    from boardai.othello.agents.ntuple import NTupleAgent
+    from boardai.othello.agents.one_ply import OnePlyAgent
+    from boardai.othello.agents.random_agent import RandomAgent
+
+    agent = make_agent(spec, 0)
+    none = (np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int64), np.zeros(1, np.float32))
+    if isinstance(agent, RandomAgent):
+        return (RANDOM, E.WPC_WEIGHTS, *none)
+    if isinstance(agent, OnePlyAgent):
+        return (agent.kind, E.WPC_WEIGHTS, *none)
+    if isinstance(agent, NTupleAgent):
+        squares, offsets, weights = agent.network.data()
+        return (NTUPLE, E.WPC_WEIGHTS, squares, offsets, weights)
+    return None  # ntuple with depth > 1: an alpha-beta search
+
 
 _ONE = np.uint64(1)
 
 
 @njit
 def _opponent_move(
-    P: np.uint64, O: np.uint64, kind: np.int64, weights: np.ndarray, rng: np.uint64
+    P: np.uint64, O: np.uint64, opp: tuple, rng: np.uint64
 ) -> tuple[np.uint64, np.int64]:
-    """(new rng state, the opponent's action): the kernels of ``random``, ``greedy`` and
-    ``wpc`` themselves, so a board plays as the single env's player does."""
-    if kind < 0:
+    """(new rng state, the opponent's action): the kernels of ``random``, ``greedy``, ``wpc``
+    and ``ntuple`` themselves, so a board plays as the single env's player does."""
+    kind = opp[0]
+    if kind == RANDOM:
         return K.random_action(P, O, rng)
-    return E.best_one_ply(P, O, kind, weights, rng)
+    if kind == NTUPLE:
+        return rng, greedy_action(P, O, opp[2], opp[3], opp[4])
+    return E.best_one_ply(P, O, kind, opp[1], rng)
 
 
 @njit
-def _reply(
-    boards: np.ndarray, i: np.int64, kind: np.int64, weights: np.ndarray, rng: np.ndarray
-) -> None:
+def _reply(boards: np.ndarray, i: np.int64, opp: tuple, rng: np.ndarray) -> None:
     """The opponent moves until the learner is to move or the game is over."""
     P, O, to_move, color = boards[i, 0], boards[i, 1], boards[i, 2], boards[i, 3]
     while to_move != color and not K.is_terminal(P, O):
-        rng[i], a = _opponent_move(P, O, kind, weights, rng[i])
+        rng[i], a = _opponent_move(P, O, opp, rng[i])
         P, O = K.play(P, O, a)
         to_move = np.uint64(1) - to_move
     boards[i, 0], boards[i, 1], boards[i, 2] = P, O, to_move
@@ -90,28 +126,26 @@ def _observe(boards: np.ndarray, i: np.int64, obs: np.ndarray, masks: np.ndarray
 def _reset_row(
     boards: np.ndarray,
     i: np.int64,
-    kind: np.int64,
-    weights: np.ndarray,
+    opp: tuple,
     rng: np.ndarray,
     obs: np.ndarray,
     masks: np.ndarray,
 ) -> None:
     boards[i, 0], boards[i, 1], boards[i, 2] = K.START_BLACK, K.START_WHITE, np.uint64(BLACK)
-    _reply(boards, i, kind, weights, rng)
+    _reply(boards, i, opp, rng)
     _observe(boards, i, obs, masks)
 
 
 @njit
 def _reset_all(
     boards: np.ndarray,
-    kind: np.int64,
-    weights: np.ndarray,
+    opp: tuple,
     rng: np.ndarray,
     obs: np.ndarray,
     masks: np.ndarray,
 ) -> None:
     for i in range(boards.shape[0]):
-        _reset_row(boards, i, kind, weights, rng, obs, masks)
+        _reset_row(boards, i, opp, rng, obs, masks)
 
 
 @njit
@@ -130,8 +164,7 @@ def _first_illegal(boards: np.ndarray, actions: np.ndarray, pending: np.ndarray)
 def _step_all(
     boards: np.ndarray,
     actions: np.ndarray,
-    kind: np.int64,
-    weights: np.ndarray,
+    opp: tuple,
     rng: np.ndarray,
     obs: np.ndarray,
     masks: np.ndarray,
@@ -145,7 +178,7 @@ def _step_all(
     for i in range(boards.shape[0]):
         illegal[i] = False
         if pending[i]:
-            _reset_row(boards, i, kind, weights, rng, obs, masks)
+            _reset_row(boards, i, opp, rng, obs, masks)
             rewards[i] = 0.0
             terminated[i] = False
             pending[i] = False
@@ -160,7 +193,7 @@ def _step_all(
         P, O = K.play(boards[i, 0], boards[i, 1], a)
         boards[i, 0], boards[i, 1] = P, O
         boards[i, 2] = np.uint64(1) - boards[i, 2]
-        _reply(boards, i, kind, weights, rng)
+        _reply(boards, i, opp, rng)
         _observe(boards, i, obs, masks)
         P, O = boards[i, 0], boards[i, 1]
         done = K.is_terminal(P, O)
@@ -179,9 +212,9 @@ def make_vector_env(
     num_envs: int = 1, opponent: str = "wpc", **kwargs: Any
 ) -> gym.vector.VectorEnv:
     """The vector entry point of ``boardai/Othello-v0``: :class:`OthelloVectorEnv` against a
-    compiled opponent, else Gymnasium's ``SyncVectorEnv`` of :class:`OthelloEnv` (what
-    ``make_vec`` made before this env existed)."""
-    if opponent in COMPILED_OPPONENTS:
+    compiled opponent (:func:`compiled_opponent`), else Gymnasium's ``SyncVectorEnv`` of
+    :class:`OthelloEnv` (what ``make_vec`` made before this env existed)."""
+    if compiled_opponent(opponent) is not None:
         return OthelloVectorEnv(num_envs, opponent, **kwargs)
     from boardai.othello.agents import check_spec
 
@@ -192,8 +225,8 @@ def make_vector_env(
 
 
 class OthelloVectorEnv(gym.vector.VectorEnv):
-    """N boards of :class:`~boardai.othello.env.OthelloEnv` against ``random``, ``greedy`` or
-    ``wpc``, stepped in one compiled call.
+    """N boards of :class:`~boardai.othello.env.OthelloEnv` against ``random``, ``greedy``,
+    ``wpc`` or a 1-ply ``ntuple`` (any model), stepped in one compiled call.
 
     Takes ``num_envs`` and the options of ``OthelloEnv``. ``info["action_mask"]`` is
     ``(N, 65)`` int8, ``info["color"]`` the learner's colour of each board (``"black"`` or
@@ -215,12 +248,13 @@ class OthelloVectorEnv(gym.vector.VectorEnv):
         render_mode: str | None = None,
     ) -> None:
         check_num_envs(num_envs)
-        if opponent not in COMPILED_OPPONENTS:
-            raise ValueError(
-                f"the native vector env plays {', '.join(COMPILED_OPPONENTS)}, not {opponent!r}"
-                " (gymnasium.make_vec gives a SyncVectorEnv for the others)"
-            )
         check_options(color, illegal, render_mode)
+        opp = compiled_opponent(opponent)
+        if opp is None:
+            raise ValueError(
+                f"the native vector env plays {', '.join(COMPILED_OPPONENTS)} (1-ply), not"
+                f" {opponent!r} (gymnasium.make_vec gives a SyncVectorEnv for the others)"
+            )
         self.num_envs = num_envs
         self.opponent_spec = opponent
         self.color_option = color
@@ -230,8 +264,7 @@ class OthelloVectorEnv(gym.vector.VectorEnv):
         self.single_action_space = spaces.Discrete(N_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self._kind = np.int64(COMPILED_OPPONENTS[opponent])
-        self._weights = E.WPC_WEIGHTS
+        self._opp = (np.int64(opp[0]), *opp[1:])
         n = num_envs
         self._boards = np.zeros((n, 4), np.uint64)  # mover, opponent, side to move, learner
         self._rng = np.zeros(n, np.uint64)  # each opponent's stream
@@ -260,7 +293,7 @@ class OthelloVectorEnv(gym.vector.VectorEnv):
                 seeding.np_random(int(s))[0] for s in self.np_random.integers(2**63, size=n)
             ]
         self._draw(range(n))
-        _reset_all(self._boards, self._kind, self._weights, self._rng, self._obs_flat, self._masks)
+        _reset_all(self._boards, self._opp, self._rng, self._obs_flat, self._masks)
         self._pending[:] = False
         self._illegal[:] = False
         return self._obs.copy(), self._info()
@@ -292,7 +325,7 @@ class OthelloVectorEnv(gym.vector.VectorEnv):
                     raise ValueError(f"board {i}: {e}") from None
         self._draw(np.flatnonzero(self._pending))
         _step_all(
-            self._boards, acts, self._kind, self._weights, self._rng, self._obs_flat,
+            self._boards, acts, self._opp, self._rng, self._obs_flat,
             self._masks, self._rewards, self._terminated, self._illegal, self._pending,
         )  # fmt: skip
         return (
