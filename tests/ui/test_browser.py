@@ -202,6 +202,20 @@ def test_othello_autoplay_plays_to_the_end_and_stops(page):
     assert len(_state(page, "othello")["moves"]) <= moves + 2  # the step in flight at most
 
 
+def test_othello_autoplay_by_the_player_named_beside_it_watches_two_players(page):
+    page.click("button[data-tab=othello]")
+    page.select_option("#playerOthello", "random")
+    page.click("#newOthello")
+    page.wait_for_function("window.boardai.othello.state.moves.length === 0")
+    page.fill("#autoSpecOthello", "wpc")
+    page.click("#autoOthello")
+    page.wait_for_function("window.boardai.othello.state.over", timeout=60_000)
+    record = page.evaluate(
+        "async () => (await window.boardai.othello.ch.request({type: 'record'})).record"
+    )
+    assert record["players"] == {"black": "wpc", "white": "random"}
+
+
 def test_replay_a_record_file(page, tmp_path):
     g = Game(seed=3)
     for _ in range(6):

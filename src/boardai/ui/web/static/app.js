@@ -376,9 +376,10 @@ const othello = {
       if (r.type === "record") download("othello-game.jsonl", r.record);
       else this.status(r.message);
     };
-    // the player in the box (it may differ from the opponent) makes the person's moves
+    // the player named beside Autoplay (else the one in the box) makes the person's moves
     this.autoplay = new Autoplay($("autoOthello"),
-      () => this.send({ type: "step", player: $("specOthello").value }), () => 500);
+      () => this.send({ type: "step", player: $("autoSpecOthello").value.trim() || $("specOthello").value }),
+      () => 500);
   },
   status(text) { $("statusOthello").textContent = text; },
   async send(msg) {
