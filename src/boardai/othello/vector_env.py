@@ -149,13 +149,13 @@ def _reset_all(
 
 
 @njit
-def _first_illegal(boards: np.ndarray, actions: np.ndarray, pending: np.ndarray) -> np.int64:
+def _first_illegal(masks: np.ndarray, actions: np.ndarray, pending: np.ndarray) -> np.int64:
     """The first board (not resetting) whose action is not legal there, or -1."""
-    for i in range(boards.shape[0]):
+    for i in range(masks.shape[0]):
         if pending[i]:
             continue
         a = actions[i]
-        if a < 0 or a > PASS or K.action_mask(boards[i, 0], boards[i, 1])[a] == 0:
+        if a < 0 or a > PASS or masks[i, a] == 0:
             return np.int64(i)
     return np.int64(-1)
 
@@ -317,7 +317,7 @@ class OthelloVectorEnv(gym.vector.VectorEnv):
             raise ValueError("step() before reset()")
         acts = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
         if self.illegal == "raise":
-            i = int(_first_illegal(self._boards, acts, self._pending))
+            i = int(_first_illegal(self._masks, acts, self._pending))
             if i >= 0:
                 try:
                     self.boards()[i].play(int(acts[i]))
