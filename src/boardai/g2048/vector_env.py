@@ -19,18 +19,17 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
-from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from boardai._jit import njit
 from boardai.g2048 import env_core as C
 from boardai.g2048.board import Board
 from boardai.g2048.env import DEFAULT_MAX_STEPS, env_options
-from boardai.registration import board_seeds, check_num_envs, warn_no_render_mode
+from boardai.registration import board_seeds, check_num_envs
+from boardai.vector_base import BoardVectorEnv
 
 
 @njit
@@ -78,7 +77,7 @@ def _reset_all(states: np.ndarray, cfg: np.ndarray, obs: np.ndarray, masks: np.n
         C.reset_row(states, i, cfg, obs, masks)
 
 
-class Game2048VectorEnv(gym.vector.VectorEnv):
+class Game2048VectorEnv(BoardVectorEnv):
     """N boards of :class:`~boardai.g2048.env.Game2048Env` stepped in one compiled call.
 
     Takes ``num_envs`` and the options of ``Game2048Env`` (all but a callable reward).
@@ -87,9 +86,11 @@ class Game2048VectorEnv(gym.vector.VectorEnv):
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (Gymnasium declares it this way)
-        "autoreset_mode": AutoresetMode.NEXT_STEP,
+        **BoardVectorEnv.metadata,
         "render_modes": ["ansi", "rgb_array"],
     }
+    env_id = "boardai/2048-v0"
+    suggested_render_mode = "ansi"
 
     def __init__(
         self,
@@ -124,17 +125,10 @@ class Game2048VectorEnv(gym.vector.VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._max_steps = 0 if max_steps is None else max_steps
         n = num_envs
+        self._allocate(self.single_observation_space.shape, 4)
         self._states = np.zeros((n, 3), np.uint64)
-        self._obs = np.zeros((n, *self.single_observation_space.shape), np.uint8)
-        self._obs_flat = self._obs.reshape(n, -1)
-        self._masks = np.zeros((n, 4), np.int8)
-        self._rewards = np.zeros(n, np.float64)
-        self._terminated = np.zeros(n, np.bool_)
-        self._truncated = np.zeros(n, np.bool_)
         self._steps = np.zeros(n, np.int64)
         self._scores = np.zeros(n, np.int64)
-        self._pending = np.zeros(n, np.bool_)
-        self._all = np.ones(n, np.bool_)
         self._seeded = False
 
     def reset(
@@ -168,13 +162,7 @@ class Game2048VectorEnv(gym.vector.VectorEnv):
             self._max_steps,
         ):  # fmt: skip
             raise ValueError("actions must be in 0..3")
-        return (
-            self._obs.copy(),
-            self._rewards.copy(),
-            self._terminated.copy(),
-            self._truncated.copy(),
-            self._info(),
-        )
+        return self._returns()
 
     def _info(self) -> dict[str, Any]:
         return {
@@ -184,10 +172,6 @@ class Game2048VectorEnv(gym.vector.VectorEnv):
             "_score": self._all,
         }
 
-    def action_masks(self) -> np.ndarray:
-        """The legal moves of every board, bool ``(N, 4)``."""
-        return self._masks.astype(bool)
-
     def board_states(self) -> np.ndarray:
         """The packed boards, ``(N, 2)`` uint64 ``(lo, hi)`` (a copy)."""
         return self._states[:, : C.RNG].copy()
@@ -196,17 +180,11 @@ class Game2048VectorEnv(gym.vector.VectorEnv):
         """The current positions."""
         return [Board(int(lo) | (int(hi) << 64)) for lo, hi, _ in self._states]
 
-    def render(self) -> tuple[Any, ...] | None:
-        """Every board as text (``ansi``) or as a picture (``rgb_array``)."""
+    def _render(self, mode: str) -> tuple[Any, ...]:
         from boardai.g2048.render import board_image, board_text
 
-        if self.render_mode is None:
-            warn_no_render_mode("boardai/2048-v0", "ansi")
-            return None
-        if self.render_mode == "rgb_array":
+        if mode == "rgb_array":
             return tuple(board_image(b) for b in self.boards())
-        if self.render_mode == "ansi":
-            return tuple(
-                board_text(b, int(s)) for b, s in zip(self.boards(), self._scores, strict=True)
-            )
-        return None
+        return tuple(
+            board_text(b, int(s)) for b, s in zip(self.boards(), self._scores, strict=True)
+        )

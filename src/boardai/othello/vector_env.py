@@ -32,7 +32,6 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
-from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from boardai._jit import njit
@@ -42,7 +41,8 @@ from boardai.othello.agents._seeded import seed_state
 from boardai.othello.board import BLACK, COLOR_NAMES, N_ACTIONS, PASS, WHITE, Board
 from boardai.othello.env import RENDER_MODES, OthelloEnv, _obs_space, check_options
 from boardai.othello.ntuple import greedy_action
-from boardai.registration import board_seeds, check_num_envs, warn_no_render_mode
+from boardai.registration import board_seeds, check_num_envs
+from boardai.vector_base import BoardVectorEnv
 
 #: The players this env plays in compiled code (``ntuple`` at 1-ply only).
 COMPILED_OPPONENTS = ("random", "greedy", "wpc", "ntuple")
@@ -224,7 +224,7 @@ def make_vector_env(
     )
 
 
-class OthelloVectorEnv(gym.vector.VectorEnv):
+class OthelloVectorEnv(BoardVectorEnv):
     """N boards of :class:`~boardai.othello.env.OthelloEnv` against ``random``, ``greedy``,
     ``wpc`` or a 1-ply ``ntuple`` (any model), stepped in one compiled call.
 
@@ -235,9 +235,11 @@ class OthelloVectorEnv(gym.vector.VectorEnv):
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (Gymnasium declares it this way)
-        "autoreset_mode": AutoresetMode.NEXT_STEP,
+        **BoardVectorEnv.metadata,
         "render_modes": RENDER_MODES,
     }
+    env_id = "boardai/Othello-v0"
+    suggested_render_mode = "rgb_array"
 
     def __init__(
         self,
@@ -266,17 +268,10 @@ class OthelloVectorEnv(gym.vector.VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._opp = (np.int64(opp[0]), *opp[1:])
         n = num_envs
+        self._allocate(self.single_observation_space.shape, N_ACTIONS)
         self._boards = np.zeros((n, 4), np.uint64)  # mover, opponent, side to move, learner
         self._rng = np.zeros(n, np.uint64)  # each opponent's stream
-        self._obs = np.zeros((n, *self.single_observation_space.shape), np.uint8)
-        self._obs_flat = self._obs.reshape(n, -1)
-        self._masks = np.zeros((n, N_ACTIONS), np.int8)
-        self._rewards = np.zeros(n, np.float64)
-        self._terminated = np.zeros(n, np.bool_)
-        self._truncated = np.zeros(n, np.bool_)
         self._illegal = np.zeros(n, np.bool_)
-        self._pending = np.zeros(n, np.bool_)
-        self._all = np.ones(n, np.bool_)
         self._names = np.array(COLOR_NAMES, dtype=object)
         self._gens: list[np.random.Generator] = []
 
@@ -328,13 +323,7 @@ class OthelloVectorEnv(gym.vector.VectorEnv):
             self._boards, acts, self._opp, self._rng, self._obs_flat,
             self._masks, self._rewards, self._terminated, self._illegal, self._pending,
         )  # fmt: skip
-        return (
-            self._obs.copy(),
-            self._rewards.copy(),
-            self._terminated.copy(),
-            self._truncated.copy(),
-            self._info(),
-        )
+        return self._returns()
 
     def _info(self) -> dict[str, Any]:
         info = {
@@ -348,21 +337,13 @@ class OthelloVectorEnv(gym.vector.VectorEnv):
             info["_illegal"] = self._illegal.copy()
         return info
 
-    def action_masks(self) -> np.ndarray:
-        """The legal actions of every board, bool ``(N, 65)``."""
-        return self._masks.astype(bool)
-
     def boards(self) -> list[Board]:
         """The current positions."""
         return [Board.from_mover(int(p), int(o), int(c)) for p, o, c, _ in self._boards]
 
-    def render(self) -> tuple[Any, ...] | None:
-        """Every board as text (``ansi``) or as a picture (``rgb_array``)."""
+    def _render(self, mode: str) -> tuple[Any, ...]:
         from boardai.othello.render import board_image
 
-        if self.render_mode is None:
-            warn_no_render_mode("boardai/Othello-v0", "rgb_array")
-            return None
-        if self.render_mode == "rgb_array":
+        if mode == "rgb_array":
             return tuple(board_image(b, legal=b.legal_actions()) for b in self.boards())
         return tuple(str(b) for b in self.boards())
