@@ -31,6 +31,12 @@ def register_envs() -> None:
         gymnasium.register(id=env_id, entry_point=entry, vector_entry_point=vector_entry)
 
 
+def check_render_mode(render_mode: str | None, modes: list[str]) -> None:
+    """A ``render_mode`` an env does not have is refused, naming the ones it has."""
+    if render_mode is not None and render_mode not in modes:
+        raise ValueError(f"render_mode must be one of {modes}, got {render_mode!r}")
+
+
 def warn_no_render_mode(env_id: str, mode: str) -> None:
     """Gymnasium's warning for ``render()`` on an env made with no ``render_mode`` (its own envs
     then return None; so do boardai's), suggesting ``mode``."""

@@ -26,7 +26,7 @@ from boardai.g2048 import env_core as C
 from boardai.g2048 import observations as O
 from boardai.g2048 import rewards as R
 from boardai.g2048.board import Board
-from boardai.registration import check_integer, warn_no_render_mode
+from boardai.registration import check_integer, check_render_mode, warn_no_render_mode
 
 #: A reward function: ``fn(board, action, afterstate, score_gain) -> reward`` where ``board``
 #: is the position before the move and ``afterstate`` the position after it, before the spawn.
@@ -174,10 +174,7 @@ class Game2048Env(gym.Env[np.ndarray, np.int64]):
         max_steps: int | None = DEFAULT_MAX_STEPS,
         render_mode: str | None = None,
     ) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
-            )
+        check_render_mode(render_mode, self.metadata["render_modes"])
         self._cfg, self.observation_space = env_options(
             observation, planes, reward, move_penalty, invalid, invalid_penalty, p4,
             start_tiles, start_p4, max_steps,

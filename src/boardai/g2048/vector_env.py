@@ -28,7 +28,7 @@ from boardai._jit import njit
 from boardai.g2048 import env_core as C
 from boardai.g2048.board import Board
 from boardai.g2048.env import DEFAULT_MAX_STEPS, env_options
-from boardai.registration import board_seeds, check_num_envs
+from boardai.registration import board_seeds, check_num_envs, check_render_mode
 from boardai.vector_base import BoardVectorEnv
 
 
@@ -110,10 +110,7 @@ class Game2048VectorEnv(BoardVectorEnv):
         check_num_envs(num_envs)
         if callable(reward):
             raise ValueError("the vector env takes a reward name, not a callable")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
-            )
+        check_render_mode(render_mode, self.metadata["render_modes"])
         self._cfg, self.single_observation_space = env_options(
             observation, planes, reward, move_penalty, invalid, invalid_penalty, p4,
             start_tiles, start_p4, max_steps,

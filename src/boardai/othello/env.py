@@ -21,7 +21,7 @@ from gymnasium import spaces
 from boardai.agent import Agent
 from boardai.othello.board import BLACK, COLOR_NAMES, N_ACTIONS, WHITE, Board
 from boardai.othello.observations import OBS_SHAPE, observe
-from boardai.registration import warn_no_render_mode
+from boardai.registration import check_render_mode, warn_no_render_mode
 
 __all__ = ["OBS_SHAPE", "OthelloEnv", "env", "observe", "raw_env"]
 
@@ -31,14 +31,9 @@ __all__ = ["OBS_SHAPE", "OthelloEnv", "env", "observe", "raw_env"]
 RENDER_MODES = ["ansi", "rgb_array"]
 
 
-def _check_render_mode(render_mode: str | None) -> None:
-    if render_mode is not None and render_mode not in RENDER_MODES:
-        raise ValueError(f"render_mode must be one of {RENDER_MODES}, got {render_mode!r}")
-
-
 def check_options(color: str, illegal: str, render_mode: str | None) -> None:
     """The options of :class:`OthelloEnv` (and its vector env) other than the opponent."""
-    _check_render_mode(render_mode)
+    check_render_mode(render_mode, RENDER_MODES)
     if color not in ("black", "white", "random"):
         raise ValueError(f"color must be black, white or random, got {color!r}")
     if illegal not in ("lose", "raise"):
@@ -214,7 +209,7 @@ def _aec_class() -> type:
 
         def __init__(self, render_mode: str | None = None) -> None:
             super().__init__()
-            _check_render_mode(render_mode)
+            check_render_mode(render_mode, RENDER_MODES)
             self.possible_agents = ["player_0", "player_1"]
             self.agents = self.possible_agents[:]
             self.render_mode = render_mode
