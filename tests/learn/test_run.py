@@ -5,8 +5,9 @@ input) with one-line errors, and ``train(config, out)`` reports progress, stops 
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,24 @@ def test_field_docs_read_each_fields_docstring_and_the_base_classes() -> None:
     docs = field_docs(NTupleRun)
     assert docs["alpha"].startswith("Learning rate")  # from TrainConfig
     assert docs["episodes"].startswith("Total episodes")  # from NTupleRun
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        '"""A module\'s docstring, not the class."""\n',  # Python 3.13, a class made in a doctest
+        'class Other:\n    rate: float = 1.0\n    """Not these."""\n',
+        "def broken(:\n",
+    ],
+)
+def test_field_docs_of_source_that_is_not_the_class_s_are_left_out(monkeypatch, source) -> None:
+    @dataclass
+    class Demo:
+        steps: int = field(default=10, metadata={"help": "Given."})
+        rate: float = 0.5
+
+    monkeypatch.setattr(inspect, "getsource", lambda obj: source)
+    assert field_docs(Demo) == {"steps": "Given."}
 
 
 def _configs() -> list[tuple[type, dict[str, Any], dict[str, Any]]]:

@@ -175,10 +175,14 @@ def field_docs(cls: type) -> dict[str, str]:
             continue
         try:
             tree = ast.parse(textwrap.dedent(inspect.getsource(klass)))
-        except (OSError, TypeError):  # no source (a frozen install): metadata only
+        except (OSError, TypeError, SyntaxError):  # no source (a frozen install): metadata only
             continue
-        body = tree.body[0].body  # type: ignore[attr-defined]
-        for node, nxt in itertools.pairwise(body):
+        # The source found may not be the class's: Python 3.13 finds a class by its first line
+        # in its module's file, which for a class made elsewhere (in a doctest) is other text.
+        found = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == klass.__name__]
+        if not found:
+            continue
+        for node, nxt in itertools.pairwise(found[0].body):
             if (
                 isinstance(node, ast.AnnAssign)
                 and isinstance(node.target, ast.Name)
