@@ -71,7 +71,7 @@ def test_a_2048_run_in_part_and_its_games_part_way(
     out = capsys.readouterr().out
     assert "finished   3 of 9: 2-4" in out and "to play    4" in out
     assert f"7: 40 moves, {played[7].score:,} points" in out
-    assert f"boardai 2048 compare --from {journal}" in out
+    assert f"The results so far: boardai 2048 compare --from {journal}" in out
     assert "play left  about " in out and " core-hours " in out
 
     # resumed, the run plays what is missing and then shows every game finished
@@ -81,7 +81,9 @@ def test_a_2048_run_in_part_and_its_games_part_way(
     assert run["cpu_seconds_left"] == 0.0
     capsys.readouterr()
     assert main(["journal", "show", str(journal)]) == 0
-    assert "play left" not in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "play left" not in out and "so far" not in out
+    assert f"The results: boardai 2048 compare --from {journal}" in out
 
 
 def test_many_games_part_way_are_listed_up_to_a_limit(
