@@ -7,12 +7,15 @@
 # Trains a 4x6 network with each program (100,000 episodes, seed 5; about 10 minutes each on an
 # idle core) into DIR (default runs/tdl-eval) unless it is already there, then times 1,000 games
 # of greedy play with each, ROUNDS times (default 3), in turn. TDL2048+'s timer is its `summary`
-# line (its start-up and the 256 MiB weight load are outside it); boardai's is around its compiled
-# play loop, which also reports its CPU time.
+# line (its start-up and the 256 MiB weight load are outside it), the better of its two builds each
+# round as in compare.sh td (the BMI2 build is the faster where PEXT is fast, Intel and AMD Zen 3
+# on; the plain one on AMD Zen 1 and 2); boardai's is around its compiled play loop, which also
+# reports its CPU time.
 set -eu
 dir=${1:-runs/tdl-eval}
 rounds=${2:-3}
-tdl=${ANCHORS_BUILD:-$HOME/.cache/boardai-anchors}/tdl-plain
+build=${ANCHORS_BUILD:-$HOME/.cache/boardai-anchors}
+tdl=$build/tdl-plain
 [ -x "$tdl" ] || { echo "no $tdl: run ../shared/anchors/compare.sh td first"; exit 2; }
 mkdir -p "$dir"
 [ -f "$dir/tdl4x6.w" ] || "$tdl" -n 4x6patt -t 100 -s 5 -o "$dir/tdl4x6.w" > "$dir/tdl-train.log"
@@ -31,6 +34,10 @@ cpu, wall = time.process_time() - c0, time.perf_counter() - w0
 print(f"boardai   1,000 games, {int(moves.sum()):,} moves, average {scores.mean():,.0f}: "
       f"{moves.sum() / wall:,.0f} moves/s, {moves.sum() / cpu:,.0f} moves per CPU second")
 PY
-  "$tdl" -n 4x6patt -i "$dir/tdl4x6.w" -e 1 -% -s 1 2>&1 | awk '/^summary/{ms=$2; sub("ms","",ms);
-    ops=$3; sub("ops","",ops); printf "TDL2048+  1,000 games, %d moves: %d moves/s\n", ms*ops/1000, ops}'
+  for exe in tdl-plain tdl-bmi2; do
+    [ -x "$build/$exe" ] || continue
+    "$build/$exe" -n 4x6patt -i "$dir/tdl4x6.w" -e 1 -% -s 1 2>&1 | awk -v exe="$exe" '/^summary/{
+      ms=$2; sub("ms","",ms); ops=$3; sub("ops","",ops)
+      printf "TDL2048+  1,000 games, %d moves: %d moves/s (%s)\n", ms*ops/1000, ops, exe}'
+  done
 done

@@ -4,7 +4,7 @@
 # depth 2), one thread each, the networks benchmarks/compare_tdl_eval.sh trains into DIR.
 #   benchmarks/compare_tdl_search.sh [DIR] [DEPTH] [GAMES] [ROUNDS]  (venv active; defaults
 #   runs/tdl-eval, 2, 100, 2)
-# TDL2048+ searches every spawn with no transposition table (its default `-c` is none);
+# TDL2048+ (both its builds, as compare.sh td) searches every spawn with no transposition table (its default `-c` is none);
 # boardai with its defaults (a transposition table over chance nodes, probability cut-off
 # 1e-4, which cuts nothing at depth 2) and with prob_cut=0. Each program's own timer: TDL2048+'s
 # `summary` line; boardai's around its game loop, twice: the compiled loop of `boardai 2048
@@ -18,7 +18,8 @@ games=${3:-100}
 rounds=${4:-2}
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
-tdl=${ANCHORS_BUILD:-$HOME/.cache/boardai-anchors}/tdl-plain
+build=${ANCHORS_BUILD:-$HOME/.cache/boardai-anchors}
+tdl=$build/tdl-plain
 [ -x "$tdl" ] || { echo "no $tdl: run ../shared/anchors/compare.sh td first"; exit 2; }
 [ -f "$dir/tdl4x6.w" ] && [ -f "$dir/boardai4x6.npz" ] || { echo "no networks in $dir: run benchmarks/compare_tdl_eval.sh $dir"; exit 2; }
 for r in $(seq "$rounds"); do
@@ -56,7 +57,10 @@ print(f"boardai  depth {depth}, prob_cut {cut}: {games} games, {moves:,} moves, 
       f"{total / games:,.0f}: {moves / wall:,.0f} moves/s ({1e6 * acting / moves:.1f} us a move in act)")
 PY
   done
-  "$tdl" -n 4x6patt -i "$dir/tdl4x6.w" -e "${games}x1" -d "${depth}p" -% -s 1 2>&1 | awk -v d="$depth" '
-    /^summary/{ms=$2; sub("ms","",ms); ops=$3; sub("ops","",ops); n=ms*ops/1000}
-    /^total:/{avg=$2} END{sub("avg=","",avg); printf "TDL2048+ %sp: %d moves, average %s: %d moves/s (%.1f us a move)\n", d, n, avg, ops, 1e6/ops}'
+  for exe in tdl-plain tdl-bmi2; do  # both builds, as compare.sh td: read the faster
+    [ -x "$build/$exe" ] || continue
+    "$build/$exe" -n 4x6patt -i "$dir/tdl4x6.w" -e "${games}x1" -d "${depth}p" -% -s 1 2>&1 | awk -v d="$depth" -v exe="$exe" '
+      /^summary/{ms=$2; sub("ms","",ms); ops=$3; sub("ops","",ops); n=ms*ops/1000}
+      /^total:/{avg=$2} END{sub("avg=","",avg); printf "TDL2048+ %sp: %d moves, average %s: %d moves/s (%.1f us a move; %s)\n", d, n, avg, ops, 1e6/ops, exe}'
+  done
 done
