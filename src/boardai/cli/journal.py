@@ -159,10 +159,10 @@ def show(args: argparse.Namespace) -> int:
                 highlight=False,
             )
     if game and any(r.finished for r in runs):
-        done = all(not r.to_play and not r.part_way for r in runs)
+        complete = all(not r.to_play and not r.part_way for r in runs)
         out.print(
             escape(
-                f"{'The results' if done else 'The results so far'}: "
+                f"{'The results' if complete else 'The results so far'}: "
                 f"boardai 2048 compare --from {args.file}"
             ),
             highlight=False,
