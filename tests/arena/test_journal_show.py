@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ from boardai.arena.results import PLAYED
 from boardai.arena.seeding import game_seed
 from boardai.arena.solo import save_partial
 from boardai.cli import main
-from boardai.cli.journal import SHOWN_PART_WAY, spans
+from boardai.cli.journal import SHOWN_PART_WAY, resume_command, spans
 from boardai.g2048 import Game
 from boardai.g2048.agents import make_agent
 
@@ -205,3 +206,56 @@ def test_a_result_the_run_cannot_read_is_one_line(
     assert main([*argv, "--resume", str(journal)]) == 2
     err = capsys.readouterr().err
     assert "a game line this run cannot read" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["2048", "eval", "--agent", "greedy", "--games", "4", "--seed", "3", "--json", "x.json"],
+        ["2048", "compare", "--agents", "greedy", "random", "--games", "3", "--seed", "2"],
+        [
+            *("othello", "match", "--black", "wpc", "--white", "random", "--games", "4"),
+            *("--epsilon", "0.1", "--no-swap", "--seed", "5"),
+        ],
+        [
+            *("othello", "tournament", "--agents", "random", "wpc", "greedy", "--games", "2"),
+            *("--seed", "1", "--record", "g.jsonl"),
+        ],
+    ],
+    ids=["eval-with-records", "compare", "match", "tournament"],
+)
+def test_the_command_shown_goes_on_with_the_run(
+    argv: list[str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``journal show`` names the command that resumes its run, whatever the run fixed in its
+    header (records, epsilon, colours); run as shown, it finishes the run."""
+    monkeypatch.chdir(tmp_path)
+    journal = "run one.jsonl"  # a space: the command must quote it
+    assert main([*argv, "--workers", "1", "--resume", journal, "--part", "0:1"]) == 0
+    capsys.readouterr()
+    assert main(["journal", "show", journal]) == 0
+    (line,) = [x for x in capsys.readouterr().out.splitlines() if x.startswith("To go on: ")]
+    again = line.removeprefix("To go on: ")
+    assert _shown(Path(journal), capsys)["resume"] == again
+    words = shlex.split(again)
+    assert words[0] == "boardai" and words[-2:] == ["--resume", journal]
+    assert main([*words[1:], "--workers", "1"]) == 0
+    runs = _shown(Path(journal), capsys)["runs"]
+    assert runs and all(r["to_play"] == 0 and r["part_way"] == [] for r in runs)
+    assert all(len(r["finished"]) == r["games"] for r in runs)
+    capsys.readouterr()
+    assert main(["journal", "show", journal]) == 0
+    out = capsys.readouterr().out
+    assert "To go on" not in out
+    if argv[0] == "othello":  # no other reader: the same command reports it, playing nothing
+        assert f"it plays none): {again}" in out
+    else:
+        assert "The results: boardai 2048 compare --from" in out
+
+
+def test_a_header_of_an_unknown_command_names_no_command() -> None:
+    assert resume_command({"command": "train", "players": ["x"]}, "j.jsonl") is None
+    assert resume_command({"command": "othello match", "players": ["a"]}, "j.jsonl") is None

@@ -4,6 +4,7 @@ journals of one run played in parts put together."""
 from __future__ import annotations
 
 import argparse
+import shlex
 from typing import TYPE_CHECKING, Any
 
 from boardai.cli._common import json_option
@@ -23,12 +24,13 @@ def register(app: argparse.Namespace) -> None:
             "Read a --resume journal (and the games cut short kept beside it) and say, for "
             "each of its runs, which games are finished, which are kept part-way (2048 games "
             "under way save their position every 30 seconds and when stopped; resuming goes "
-            "on from there) and how many are still to play. Reads only: safe while the run "
-            "is under way."
+            "on from there) and how many are still to play, and the command that goes on "
+            "with the run (on this machine or another with the journal). Reads only: safe "
+            "while the run is under way."
         ),
         examples="""
 boardai journal show run.jsonl
-boardai journal show run.jsonl --json               # the same as JSON, on stdout
+boardai journal show run.jsonl --json               # the same as JSON, on stdout (with "resume")
 boardai 2048 compare --from run.jsonl --tile 32768  # a 2048 run's results so far
 """,
     )
@@ -87,12 +89,45 @@ def spans(indices: list[int]) -> str:
     return ", ".join(out)
 
 
+def resume_command(header: dict[str, Any], path: str) -> str | None:
+    """The command line that goes on with the run of the journal at ``path`` (or, when every
+    game is in it, reports the run without playing): its command with what its ``header``
+    fixes (players, games, seed, Othello's epsilon and colours, whether games keep their
+    records: then to a file named here); ``None`` for a header of a command it does not know.
+    Workers and output files are free to choose: they do not change the games.
+
+    >>> header = {"command": "eval", "players": ["expectimax"], "seed": 1, "games": 9}
+    >>> resume_command(header, "r.jsonl")
+    'boardai 2048 eval --agent expectimax --games 9 --seed 1 --resume r.jsonl'
+    """
+    command, players = header.get("command"), [str(p) for p in header.get("players") or []]
+    named = [shlex.quote(p) for p in players]
+    records = bool(header.get("records"))
+    if command == "eval" and len(players) == 1:
+        words = ["boardai 2048 eval --agent", named[0]] + ["--json run.json"] * records
+    elif command == "compare" and players:
+        words = ["boardai 2048 compare --agents", *named] + ["--json compare.json"] * records
+    elif command == "othello match" and len(players) == 2:
+        words = ["boardai othello match --black", named[0], "--white", named[1]]
+        words += ["--no-swap"] * (header.get("swap") is False)
+    elif command == "othello tournament" and players:
+        words = ["boardai othello tournament --agents", *named]
+    else:
+        return None
+    words += [f"--games {header.get('games')}", f"--seed {header.get('seed')}"]
+    if str(command).startswith("othello"):
+        words += [f"--epsilon {header['epsilon']}"] * bool(header.get("epsilon"))
+        words += ["--record games.jsonl"] * records
+    return " ".join([*words, "--resume", shlex.quote(path)])
+
+
 def _as_json(path: str, header: dict[str, Any], runs: list[RunProgress]) -> dict[str, Any]:
     from dataclasses import asdict
 
     return {
         "file": path,
         "header": header,
+        "resume": resume_command(header, path),
         "runs": [
             {
                 "run": r.run,
@@ -158,13 +193,23 @@ def show(args: argparse.Namespace) -> int:
                 f"{mean / 60:,.1f} CPU-minutes each; the long games finish last, so likely more)",
                 highlight=False,
             )
+    complete = all(not r.to_play and not r.part_way for r in runs)
+    again = resume_command(header, args.file)
+    if again and not complete:
+        out.print(escape(f"To go on: {again}"), highlight=False, soft_wrap=True)
     if game and any(r.finished for r in runs):
-        complete = all(not r.to_play and not r.part_way for r in runs)
         out.print(
             escape(
                 f"{'The results' if complete else 'The results so far'}: "
                 f"boardai 2048 compare --from {args.file}"
             ),
             highlight=False,
+            soft_wrap=True,
+        )
+    elif again and complete:
+        out.print(
+            escape(f"The results (every game is in the journal: it plays none): {again}"),
+            highlight=False,
+            soft_wrap=True,
         )
     return 0
