@@ -90,6 +90,8 @@ def test_values_a_preset_fills_in_are_bounded_too():
         R2048.untrusted_options("expectimax:preset=strong")
     _, opts = R2048.untrusted_options("expectimax:preset=strong,max_depth=6,table_bits=20")
     assert opts.max_depth == 6 and opts.table_bits == 20
+    with pytest.raises(UsageError, match="cannot be set here"):  # depth 8: not for clients
+        R2048.untrusted_options("ntuple:preset=strong")
 
 
 def test_bounds_name_only_real_options():

@@ -118,9 +118,21 @@ def test_a_large_cut_off_searches_deep_and_names_itself(model) -> None:
     assert deep.last.depth == 10 and deep.last.chance_nodes > 0
 
 
+def test_the_strong_preset_searches_depth_8_at_a_cut_off_of_0_005(model) -> None:
+    strong = make_agent(f"ntuple:model={model},preset=strong")
+    assert (strong.opts.depth, strong.opts.prob_cut) == (8, 0.005)
+    game = Game(seed=4)
+    assert strong.act(game.board) in game.board.legal_actions()
+    assert strong.last.depth == 8
+    given = make_agent(f"ntuple:model={model},preset=strong,depth=3,prob_cut=0.01")
+    assert (given.opts.depth, given.opts.prob_cut) == (3, 0.01)  # what the spec gives wins
+    assert not hasattr(make_agent(f"ntuple:model={model}"), "opts")  # default: 1-ply, no search
+
+
 @pytest.mark.parametrize(
     "spec",
     [
+        "ntuple:model=x.npz,preset=fast",
         "ntuple:model=/no/such.npz",
         "ntuple:model=x.npz,depth=13",
         "ntuple:model=x.npz,time_ms=100",

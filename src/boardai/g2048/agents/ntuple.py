@@ -6,6 +6,17 @@ for every tile); ``ntuple:model=m.npz,depth=2`` (or 3) runs the expectimax searc
 ``model=`` also takes a shipped model's name (``boardai models``); left out, it is the first
 shipped 2048 n-tuple model.
 
+Presets (options given in the spec override them):
+
+========  ===========================  ==================================================
+preset    depth / prob_cut             meant for
+========  ===========================  ==================================================
+default   1-ply / (1e-4 when deeper)   fast play, training checks
+strong    8 / 0.005                    the strongest setting measured: the shipped network
+                                       made 32768 in 34.7% of 300 games, 467,127 on
+                                       average, at about 27 ms a move (docs/benchmarks.md)
+========  ===========================  ==================================================
+
 >>> import tempfile, pathlib
 >>> from boardai.g2048 import Game
 >>> from boardai.g2048.train.trainer import TrainConfig, Trainer
@@ -22,7 +33,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -31,14 +42,22 @@ from boardai.g2048.board import Board
 from boardai.learn.store import shipped_model
 from boardai.spec import Choice, Range
 
+#: preset -> (depth, probability cut-off)
+PRESETS: dict[str, tuple[int, float]] = {
+    "default": (1, 1e-4),
+    "strong": (8, 0.005),
+}
+
 
 @dataclass
 class NTupleOptions:
-    """Options of ``ntuple``.
+    """Options of ``ntuple``; unset ones come from the preset.
 
     Attributes:
         model: a model file written by ``boardai 2048 train ntuple``, or a shipped model's name
             (``boardai models``); left out: the first shipped 2048 n-tuple model.
+        preset: default or strong (see the module docstring); it fills depth and prob_cut
+            where the spec leaves them out.
         depth: 1 plays by ``r + V(afterstate)``; 2..12 searches that many max layers by
             expectimax with the network at the leaves (with ``time_ms``: the deepest it may
             reach).
@@ -55,14 +74,18 @@ class NTupleOptions:
     """
 
     model: str = ""
-    depth: int = 1
+    preset: Literal["default", "strong"] = "default"
+    depth: int | None = None
     time_ms: float = 0.0
-    prob_cut: float = 1e-4
+    prob_cut: float | None = None
     table_bits: int = 18
     p4: float = 0.1
     downgrade: int | None = None
 
     def __post_init__(self) -> None:
+        depth, cut = PRESETS[self.preset]
+        self.depth = depth if self.depth is None else self.depth
+        self.prob_cut = cut if self.prob_cut is None else self.prob_cut
         if not 1 <= self.depth <= MAX_SEARCH_DEPTH:
             raise ValueError(f"depth must be in 1..{MAX_SEARCH_DEPTH}, got {self.depth}")
         if self.time_ms < 0:
@@ -166,9 +189,12 @@ DEEP_LEAF_BITS, DEEP_FROM = 16, 4
 def make_ntuple(opts: NTupleOptions, seed: int | None) -> Any:
     """A trained n-tuple network: 1-ply greedy, or expectimax with depth=2..12 (time_ms=100: a
     budget a move; prob_cut=0.03: deep only on crowded boards, depth 6 in under 1 ms a
-    move); downgrade=16384 values late boards as earlier ones."""
+    move; preset=strong: depth 8 at prob_cut 0.005, about 27 ms a move); downgrade=16384
+    values late boards as earlier ones."""
     from boardai.learn import store
 
+    # __post_init__ filled every option the preset gives.
+    assert opts.depth is not None and opts.prob_cut is not None
     model, path = store.resolve_default(opts.model, "2048", "ntuple", "boardai 2048 train ntuple")
     # The file as resolve_default found it: resolved once, so a --resume journal names the
     # model as given (a shipped name), not also the file's place on this machine.
