@@ -54,6 +54,8 @@ def test_perft_help_gives_the_bound_and_force_runs_small_depths(
         ("othello", "alphabeta:endgame=20", "from 20 empty squares"),
         ("2048", "expectimax:depth=12,prob_cut=1e-5", "seconds to minutes a move"),
         ("2048", "expectimax:max_depth=9,prob_cut=0", "depth 9"),
+        ("2048", "ntuple:depth=9", "depth 9 with prob_cut 0.0001"),  # about 1 s a move
+        ("2048", "ntuple:preset=strong,prob_cut=0", "depth 8 with prob_cut 0"),
     ],
 )
 def test_slow_settings_are_named(game: str, spec: str, says: str) -> None:
@@ -71,6 +73,10 @@ def test_slow_settings_are_named(game: str, spec: str, says: str) -> None:
         ("2048", "expectimax:depth=12"),  # prob_cut 1e-3 keeps depth 12 at ms a move
         ("2048", "expectimax:preset=strong"),
         ("2048", "expectimax:depth=12,prob_cut=0,time_ms=50"),
+        ("2048", "ntuple:depth=8"),  # under a second a move
+        ("2048", "ntuple:preset=strong"),
+        ("2048", "ntuple:depth=12,prob_cut=0.005"),
+        ("2048", "ntuple:depth=12,prob_cut=0,time_ms=100"),
         ("2048", "random"),
     ],
 )

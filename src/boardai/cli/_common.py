@@ -250,6 +250,12 @@ def progress(*columns_extra: Any, transient: bool = False) -> Progress:
 #: prob_cut 1e-5: about 10 s a move; the presets, 1e-3 and 1e-4, stay under a second).
 SLOW_EXPECTIMAX_DEPTH = 6
 SLOW_EXPECTIMAX_CUT = 1e-4
+#: 2048 ntuple (the same search over the network, slower a leaf): besides the bound above,
+#: deeper than this with a prob_cut below SLOW_NTUPLE_CUT (the shipped network, 2026-11-28:
+#: depth 8 at its default 1e-4 0.4-0.8 s a move, depth 9 1.2 s, depth 10 2.6 s; preset=strong,
+#: depth 8 at 0.005, 8-22 ms).
+SLOW_NTUPLE_DEPTH = 8
+SLOW_NTUPLE_CUT = 1e-3
 #: Othello alpha-beta: deeper than this (depth 10: about 1 s a move in the middle game,
 #: and each ply more about 3.3 times that) ...
 SLOW_ALPHABETA_DEPTH = 10
@@ -287,9 +293,11 @@ def slow_warning(game: str, spec: str) -> str | None:
     else:
         from boardai.othello.agents import REGISTRY
     name, opts = REGISTRY.options(spec)
-    if name == "expectimax" and not opts.time_ms:
+    if name in ("expectimax", "ntuple") and not opts.time_ms:
         depth = opts.depth or opts.max_depth
-        if depth > SLOW_EXPECTIMAX_DEPTH and opts.prob_cut < SLOW_EXPECTIMAX_CUT:
+        cut = opts.prob_cut
+        deep = depth > SLOW_EXPECTIMAX_DEPTH and cut < SLOW_EXPECTIMAX_CUT
+        if deep or (name == "ntuple" and depth > SLOW_NTUPLE_DEPTH and cut < SLOW_NTUPLE_CUT):
             return (
                 f"{spec}: depth {depth} with prob_cut {opts.prob_cut:g} and no time_ms can take "
                 "seconds to minutes a move; time_ms=MS bounds it"
