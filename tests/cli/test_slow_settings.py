@@ -70,6 +70,7 @@ def test_slow_settings_are_named(game: str, spec: str, says: str) -> None:
         ("othello", "alphabeta:depth=60,time=1"),  # a budget bounds any depth
         ("othello", "alphabeta:endgame=20,time=2"),
         ("othello", "wpc"),
+        ("othello", "ntuple:depth=4"),  # Othello's ntuple: another player, with a time budget
         ("2048", "expectimax:depth=12"),  # prob_cut 1e-3 keeps depth 12 at ms a move
         ("2048", "expectimax:preset=strong"),
         ("2048", "expectimax:depth=12,prob_cut=0,time_ms=50"),

@@ -293,7 +293,7 @@ def slow_warning(game: str, spec: str) -> str | None:
     else:
         from boardai.othello.agents import REGISTRY
     name, opts = REGISTRY.options(spec)
-    if name in ("expectimax", "ntuple") and not opts.time_ms:
+    if game == "2048" and name in ("expectimax", "ntuple") and not opts.time_ms:
         depth = opts.depth or opts.max_depth
         cut = opts.prob_cut
         deep = depth > SLOW_EXPECTIMAX_DEPTH and cut < SLOW_EXPECTIMAX_CUT
