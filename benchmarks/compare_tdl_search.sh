@@ -5,12 +5,13 @@
 #   benchmarks/compare_tdl_search.sh [DIR] [DEPTH] [GAMES] [ROUNDS]  (venv active; defaults
 #   runs/tdl-eval, 2, 100, 2)
 # TDL2048+ (both its builds, as compare.sh td) searches every spawn with no transposition table
-# (its default `-c` is none); boardai with its defaults (a transposition table over chance
-# nodes, probability cut-off 1e-4, which cuts nothing at depth 2) and with prob_cut=0. Each
-# program's own timer: TDL2048+'s `summary` line; boardai's around its game loop, twice: the
-# compiled loop of `boardai 2048 bench ntuple --depth D` (game and search in compiled code, as TDL2048+'s; other spawns than
-# TDL2048+'s, the same for both rounds), then the player in a Python game loop (Game.move, then
-# the agent's act, whose share is shown), which carries the per-move cost of the Python API.
+# (its default `-c` is none); boardai with its defaults (a transposition table over chance nodes,
+# probability cut-off 1e-4, which cuts nothing at depth 2) and with prob_cut=0. Each program's own
+# timer: TDL2048+'s `summary` line; boardai's around its game loop, twice: the compiled loop of
+# `boardai 2048 bench ntuple --depth D` (game and search in compiled code, as TDL2048+'s; other
+# spawns than TDL2048+'s, the same for both rounds), then the player in a Python game loop
+# (Game.move, then the agent's act, whose share is shown), which carries the per-move cost of the
+# Python API.
 set -eu
 dir=${1:-runs/tdl-eval}
 depth=${2:-2}
