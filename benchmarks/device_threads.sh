@@ -1,0 +1,76 @@
+#!/bin/bash
+# n-tuple TD training on every core of a lent machine (the device tool's: 16 cores, Python,
+# numpy and numba, not boardai's other dependencies, no network), boardai against TDL2048+,
+# method for method, at 1 to 16 threads. Two steps, from the repository's root:
+#
+#   benchmarks/device_threads.sh prep        here: .dev/tdl, a copy of TDL2048+'s sources from
+#                                            ../shared/anchors; .whl/, the wheels it lacks
+#   benchmarks/device_threads.sh run [T...]  there (carry .dev and .whl): builds TDL2048+ as
+#                                            compare.sh does, then for each thread count T
+#                                            (default 1 2 4 8 16) times both programs
+#
+# Same work as `compare.sh td`, per thread: 4x6 patterns, fresh weights, alpha 0.1, 4,000
+# episodes a thread (so more threads train further, the same for both programs). Each row:
+# TDL2048+'s default (online TD(0) from the value estimated at play time) and its backward
+# mode, boardai's online-fast (the same method as TDL2048+'s default) and backward (boardai's
+# default); moves/s as each program prints it (TDL2048+'s `summary` line, boardai's
+# `training:` line). TDL2048+ is the better of its two builds where PEXT may be slow (AMD),
+# its BMI2 build alone on Intel.
+set -eu
+step=${1:-}
+shift || true
+case "$step" in
+prep)
+  mkdir -p .git/info .dev
+  for d in /.dev/ /.whl/; do grep -qxF "$d" .git/info/exclude 2>/dev/null || echo "$d" >> .git/info/exclude; done
+  rm -rf .dev/tdl && cp -r ../shared/anchors/tdl2048 .dev/tdl
+  python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
+    --implementation cp --platform manylinux_2_17_x86_64 -d .whl \
+    gymnasium farama-notifications platformdirs pooch
+  ;;
+run)
+  threads=("$@")
+  [ ${#threads[@]} -gt 0 ] || threads=(1 2 4 8 16)
+  export PYTHONUNBUFFERED=1 NUMBA_CACHE_DIR=${NUMBA_CACHE_DIR:-/tmp/numba-cache}
+  if compgen -G ".whl/*.whl" > /dev/null; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+      --target /tmp/site .whl/*.whl
+  fi
+  export PYTHONPATH=/tmp/site:$PWD/src
+  { nproc; lscpu | grep -E "Model name|L2 cache|L3 cache|NUMA node\(s\)"
+    python3 -c "import sys, numba, numpy; print(sys.version.split()[0], 'numba', numba.__version__, 'numpy', numpy.__version__)"
+  } 2>&1
+  build=/tmp/tdl-build
+  rm -rf "$build" && cp -r .dev/tdl "$build"
+  exes=(tdl-bmi2)
+  (cd "$build" && g++ -std=c++20 -O3 -mtune=native -mabm -mbmi -mbmi2 -mavx -mavx2 -pthread -o tdl-bmi2 2048.cpp)
+  if ! lscpu | grep -q GenuineIntel; then
+    (cd "$build" && g++ -std=c++20 -O3 -mtune=native -mpopcnt -mavx -mavx2 -pthread -o tdl-plain 2048.cpp)
+    exes+=(tdl-plain)
+  fi
+  tdl() {  # $1 threads, then options of TDL2048+'s -t (they must follow it): best moves/s
+    local t=$1 best=0 r exe; shift
+    for exe in "${exes[@]}"; do
+      r=$("$build/$exe" -n 4x6patt -t $((4 * t)) "$@" -p "$t" -% -s 1 2>&1 | awk '/^summary/{sub("ops","",$3); print int($3)}')
+      [ -n "$r" ] && [ "$r" -gt "$best" ] && best=$r
+    done
+    echo "$best"
+  }
+  ours() {  # $1 threads, $2 method
+    python3 -m boardai 2048 bench ntuple --patterns 4x6 --episodes $((4000 * $1)) --threads "$1" \
+      --repeat 1 --seed 1 --method "$2" 2>&1 | awk '/^training/{gsub(",","",$3); print $3}'
+  }
+  ours 1 online-fast > /dev/null  # compiles the kernels once, untimed
+  echo "threads | TDL2048+ default | boardai online-fast | ratio | TDL2048+ backward | boardai backward | ratio"
+  for t in "${threads[@]}"; do
+    tf=$(tdl "$t"); bf=$(ours "$t" online-fast)
+    tb=$(tdl "$t" mode=optimize:backward); bb=$(ours "$t" backward)
+    python3 -c "import sys; t, a, b, c, d = map(float, sys.argv[1:]); print(f'{t:.0f} | {a:,.0f} | {b:,.0f} | {b / a:.2f} | {c:,.0f} | {d:,.0f} | {d / c:.2f}')" \
+      "$t" "$tf" "${bf:-0}" "$tb" "${bb:-0}"
+  done
+  ;;
+*)
+  echo "usage: benchmarks/device_threads.sh prep | run [THREADS...]" >&2
+  exit 2
+  ;;
+esac
