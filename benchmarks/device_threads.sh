@@ -8,6 +8,15 @@
 #   benchmarks/device_threads.sh run [T...]  there (carry .dev and .whl): builds TDL2048+ as
 #                                            compare.sh does, then for each thread count T
 #                                            (default 1 2 4 8 16) times both programs
+#   benchmarks/device_threads.sh trained [EPISODES [ROUNDS]]
+#                                            there: each program trains its own 4x6 network
+#                                            (EPISODES, default 100,000, seed 5, on every
+#                                            core), then, one thread each, both go on training
+#                                            from it (5,000 episodes, seeds 1 and 2, ROUNDS
+#                                            rounds, default 2), as
+#                                            `compare_tdl_train.sh ROUNDS DIR` does here, and
+#                                            play 1,000 games with it, as
+#                                            `compare_tdl_eval.sh` does
 #
 # Same work as `compare.sh td`, per thread: 4x6 patterns, fresh weights, alpha 0.1, 4,000
 # episodes a thread (so more threads train further, the same for both programs). Each row:
@@ -28,9 +37,10 @@ prep)
     --implementation cp --platform manylinux_2_17_x86_64 -d .whl \
     gymnasium farama-notifications platformdirs pooch
   ;;
-run)
+run|trained)
+  mode=$step
   threads=("$@")
-  [ ${#threads[@]} -gt 0 ] || threads=(1 2 4 8 16)
+  [ ${#threads[@]} -gt 0 ] || [ "$mode" = trained ] || threads=(1 2 4 8 16)
   export PYTHONUNBUFFERED=1 NUMBA_CACHE_DIR=${NUMBA_CACHE_DIR:-/tmp/numba-cache}
   if compgen -G ".whl/*.whl" > /dev/null; then
     python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
@@ -60,6 +70,37 @@ run)
     python3 -m boardai 2048 bench ntuple --patterns 4x6 --episodes $((4000 * $1)) --threads "$1" \
       --repeat 1 --seed 1 --method "$2" 2>&1 | awk '/^training/{gsub(",","",$3); print $3}'
   }
+  if [ "$mode" = trained ]; then
+    episodes=${threads[0]:-100000} rounds=${threads[1]:-2} dir=/tmp/trained cores=$(nproc)
+    mkdir -p "$dir"
+    "$build/tdl-bmi2" -n 4x6patt -t $((episodes / 1000)) -p "$cores" -s 5 -o "$dir/tdl4x6.w" \
+      -% 2>&1 | grep summary || true
+    python3 -m boardai 2048 train ntuple --patterns 4x6 --episodes "$episodes" --threads "$cores" \
+      --seed 5 --quiet --out "$dir/boardai4x6.npz" 2>&1 | tail -2
+    echo "round seed | TDL2048+ default | boardai online-fast | ratio | TDL2048+ backward | boardai backward | ratio"
+    for r in $(seq "$rounds"); do
+      for s in 1 2; do
+        tf=$("$build/tdl-bmi2" -n 4x6patt -i "$dir/tdl4x6.w" -t 5 -% -s "$s" 2>&1 | awk '/^summary/{sub("ops","",$3); print int($3)}')
+        tb=$("$build/tdl-bmi2" -n 4x6patt -i "$dir/tdl4x6.w" -t 5 mode=optimize:backward -% -s "$s" 2>&1 | awk '/^summary/{sub("ops","",$3); print int($3)}')
+        bf=$(python3 -m boardai 2048 bench ntuple --model "$dir/boardai4x6.npz" --episodes 5000 --repeat 1 --seed "$s" --method online-fast 2>&1 | awk '/^training/{gsub(",","",$3); print $3}')
+        bb=$(python3 -m boardai 2048 bench ntuple --model "$dir/boardai4x6.npz" --episodes 5000 --repeat 1 --seed "$s" --method backward 2>&1 | awk '/^training/{gsub(",","",$3); print $3}')
+        python3 -c "import sys; a, b, c, d = map(float, sys.argv[2:]); print(f'{sys.argv[1]} | {a:,.0f} | {b:,.0f} | {b / a:.2f} | {c:,.0f} | {d:,.0f} | {d / c:.2f}')" \
+          "$r $s" "$tf" "${bf:-0}" "$tb" "${bb:-0}"
+      done
+      "$build/tdl-bmi2" -n 4x6patt -i "$dir/tdl4x6.w" -e 1 -% -s 1 2>&1 | awk '/^summary/{print "TDL2048+ 1-ply play, 1,000 games:", $3}'
+      python3 - "$dir/boardai4x6.npz" <<'PY'
+import sys, time
+from boardai.g2048.train.trainer import Trainer
+t = Trainer.load(sys.argv[1])
+t.play(1, 1)  # load the compiled code outside the timing
+w0 = time.perf_counter()
+scores, _, moves = t.play(1000, 1)
+print(f"boardai 1-ply play, 1,000 games: {moves.sum() / (time.perf_counter() - w0):,.0f} moves/s, "
+      f"average {scores.mean():,.0f}")
+PY
+    done
+    exit 0
+  fi
   ours 1 online-fast > /dev/null  # compiles the kernels once, untimed
   echo "threads | TDL2048+ default | boardai online-fast | ratio | TDL2048+ backward | boardai backward | ratio"
   for t in "${threads[@]}"; do
@@ -70,7 +111,7 @@ run)
   done
   ;;
 *)
-  echo "usage: benchmarks/device_threads.sh prep | run [THREADS...]" >&2
+  echo "usage: benchmarks/device_threads.sh prep | run [THREADS...] | trained [EPISODES [ROUNDS]]" >&2
   exit 2
   ;;
 esac
