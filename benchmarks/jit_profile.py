@@ -11,12 +11,12 @@ for example
     python benchmarks/jit_profile.py --out runs/prof -- 2048 bench ntuple --patterns 4x6 \\
         --episodes 5000 --repeat 1 --seed 1 --method online-fast
 
-writes DIR/profile.txt: the executable regions that hold samples, then the hottest region's
-instructions, each with its sample count and its share, and the hottest 128-byte blocks (a
-kernel's phases, read against the listing). Needs ``perf`` (Debian's linux-perf) and
-``objdump`` (binutils). Read the counts with the usual skid: a sample lands on the
-instruction after the one that waited (after a load that missed, or a prefetch that found no
-free miss buffer).
+writes DIR/profile.txt: the executable regions that hold samples, then the instructions of
+the hottest (``--regions K``: of the K hottest), each with its sample count and its share,
+and its hottest 128-byte blocks (a kernel's phases, read against the listing). Needs
+``perf`` (Debian's linux-perf) and ``objdump`` (binutils). Read the counts with the usual
+skid: a sample lands on the instruction after the one that waited (after a load that missed,
+or a prefetch that found no free miss buffer).
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def _listing(region: Path, lo: int) -> list[tuple[int, str]]:
     return rows
 
 
-def _report(out: Path, data: Path) -> str:
+def _report(out: Path, data: Path, listed: int) -> str:
     script = subprocess.run(
         ["perf", "script", "-i", str(data), "-F", "ip"], capture_output=True, text=True, check=True
     ).stdout
@@ -89,18 +89,19 @@ def _report(out: Path, data: Path) -> str:
         lines.append(f"  {lo:#x}-{hi:#x}: {n:,} ({100 * n / total:.1f}%)")
     if not regions:
         return "\n".join([*lines, "  none"])
-    n_top, lo, _, path = regions[0]
-    listing = _listing(path, lo)
-    blocks: collections.Counter[int] = collections.Counter()
-    for addr, _ in listing:
-        blocks[addr // 128 * 128] += ips.get(addr, 0)
-    lines.append(f"\nhottest 128-byte blocks of {lo:#x} (share of its {n_top:,} samples):")
-    for addr, c in blocks.most_common(24):
-        lines.append(f"  +{addr - lo:#07x}: {c:6,} ({100 * c / n_top:.1f}%)")
-    lines.append(f"\ninstructions of {lo:#x} (offset, samples, share):")
-    for addr, text in listing:
-        c = ips.get(addr, 0)
-        lines.append(f"  +{addr - lo:#07x} {c:6}  {100 * c / n_top:5.1f}%  {text}")
+    for n_top, lo, _, path in regions[:listed]:
+        listing = _listing(path, lo)
+        blocks: collections.Counter[int] = collections.Counter()
+        for addr, _ in listing:
+            blocks[addr // 128 * 128] += ips.get(addr, 0)
+        lines.append(f"\nhottest 128-byte blocks of {lo:#x} (share of its {n_top:,} samples):")
+        for addr, c in blocks.most_common(24):
+            if c:
+                lines.append(f"  +{addr - lo:#07x}: {c:6,} ({100 * c / n_top:.1f}%)")
+        lines.append(f"\ninstructions of {lo:#x} (offset, samples, share):")
+        for addr, text in listing:
+            c = ips.get(addr, 0)
+            lines.append(f"  +{addr - lo:#07x} {c:6}  {100 * c / n_top:5.1f}%  {text}")
     return "\n".join(lines)
 
 
@@ -110,6 +111,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=Path("runs/jit-profile"))
     parser.add_argument("--freq", type=int, default=10000, help="samples a second (default 10000)")
+    parser.add_argument(
+        "--regions", type=int, default=1, help="regions listed, hottest first (default 1)"
+    )
     parser.add_argument("args", nargs=argparse.REMAINDER, help="-- then boardai's arguments")
     opts = parser.parse_args()
     args = opts.args[1:] if opts.args[:1] == ["--"] else opts.args
@@ -122,7 +126,7 @@ def main() -> int:
     cmd = ["perf", "record", "-q", "-e", "cpu-clock", "-F", str(opts.freq), "-o", str(data)]
     cmd += ["--", sys.executable, __file__, "--child", str(code), "--", *args]
     rc = subprocess.run(cmd, env={**os.environ, "PYTHONUNBUFFERED": "1"}).returncode
-    (opts.out / "profile.txt").write_text(_report(code, data) + "\n")
+    (opts.out / "profile.txt").write_text(_report(code, data, opts.regions) + "\n")
     print(f"{opts.out / 'profile.txt'} written (the command's exit code {rc})")
     return rc
 

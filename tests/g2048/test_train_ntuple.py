@@ -151,6 +151,36 @@ def test_chunks_do_not_matter() -> None:
 @pytest.mark.parametrize(
     "options",
     [
+        {"method": "backward"},
+        {"method": "online-fast", "tc": True},
+        {"method": "online"},
+        {"method": "backward-greedy"},
+        {"lam": 0.5, "restart": 0.5, "restart_at": (7,)},
+    ],
+)
+def test_a_record_that_grows_changes_nothing(monkeypatch, options) -> None:
+    """An episode's record (the lookups, rewards, boards and values of its moves) starts at
+    ``RECORD_MOVES`` and doubles when full; from 3 moves it doubles several times an episode,
+    and the run is the same as one whose record never fills."""
+    from boardai.g2048.train import trainer as trainer_module
+
+    config = TrainConfig(patterns=TINY, seed=5, **options)
+    whole = Trainer(config)
+    whole_chunk = whole.train(30)
+    monkeypatch.setattr(trainer_module, "RECORD_MOVES", 3)
+    grown = Trainer(config)
+    chunk = grown.train(30)
+    np.testing.assert_array_equal(chunk.scores, whole_chunk.scores)
+    np.testing.assert_array_equal(chunk.moves, whole_chunk.moves)
+    assert chunk.moves.max() > 3 * 2**5  # the long episodes' records grew 5 times and more
+    np.testing.assert_array_equal(grown.network.weights, whole.network.weights)
+    np.testing.assert_array_equal(grown.tc, whole.tc)
+    np.testing.assert_array_equal(grown.pool, whole.pool)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
         {},
         {
             "tc": True,

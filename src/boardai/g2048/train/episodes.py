@@ -35,10 +35,13 @@ loading afterstate ``t - AHEAD``'s weights while ``t`` learns, and sums ``t``'s 
 side by side with ``t - 1``'s value before it learns (:func:`_learn_back`: two chains of
 additions at once, where one waited for the other: a step takes a quarter less time when
 its weights are in L1, a few percent less when they come from memory,
-``benchmarks/ntuple_backward_step.py``). The network's
-arrays are :func:`~boardai.intrinsics.borrow`-ed, so passing them between the (inlined)
-kernels costs no atomic reference counting. None of this changes a result: the weights after a
-run are the same bit for bit.
+``benchmarks/ntuple_backward_step.py``). Every array the loop touches is used through a
+:func:`~boardai.intrinsics.borrow`-ed view, so passing it between the (inlined) kernels costs
+no atomic reference counting: the network's, the arguments', and the episode's record, which
+this function owns (:func:`_record`) and grows outside the loop over the moves (an array a
+loop may assign is counted at every turn of it: five ``lock`` pairs a move, 11% of the time of
+backward TD, ``benchmarks/jit_profile.py``). None of this changes a result: the weights after
+a run are the same bit for bit.
 
 Restart strategy: with ``restart_p > 0``, at the end of each fresh episode one position from
 its second half goes into a ring buffer (``pool``), and a later episode starts from a pool
@@ -62,7 +65,7 @@ from boardai._jit import njit
 from boardai.g2048.kernels import legal_mask, max_exponent, spawn_wide, start_board
 from boardai.g2048.ntuple import borrow_data, tile_presence
 from boardai.g2048.ntuple_play import greedy_move_into
-from boardai.intrinsics import borrow, prefetch
+from boardai.intrinsics import borrow, borrow_all, prefetch
 from boardai.learn.ntuple import add_at, add_at_tc, sum_at, sum_at_pair
 from boardai.rng import seed_stream, splitmix64
 
@@ -79,6 +82,9 @@ AHEAD = 2
 
 #: Rows of :func:`train_episodes`'s ``scratch``: the lookups of a move's 4 afterstates.
 SCRATCH_ROWS = 4
+
+#: Moves an episode's record (:func:`_record`) holds at first; a full record doubles.
+RECORD_MOVES = 4096
 
 _TWO32 = 4294967296.0
 
@@ -163,6 +169,33 @@ def _grow(a: np.ndarray) -> np.ndarray:
 
 
 @njit
+def _record(cap: int, n_lookups: int) -> tuple[np.ndarray, ...]:
+    """Room for ``cap`` moves of an episode: per move the lookups of the afterstate played,
+    the reward, the board before the move (``lo``, ``hi``: restarts, backward-greedy) and the
+    afterstate's updated value (lambda returns)."""
+    return (
+        np.empty((cap, n_lookups), np.int64),
+        np.empty(cap, np.int64),
+        np.empty(cap, np.uint64),
+        np.empty(cap, np.uint64),
+        np.empty(cap, np.float64),
+    )
+
+
+@njit
+def _grow_record(record: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
+    """:func:`_record` with room for twice as many moves, the moves so far kept."""
+    looked, rewards, states_lo, states_hi, values = record
+    return _grow(looked), _grow(rewards), _grow(states_lo), _grow(states_hi), _grow(values)
+
+
+@njit
+def _keep(owner: Any) -> None:
+    """Nothing: a use of ``owner`` (an array, or a tuple of them) after the loop, so that
+    numba keeps it, and the memory of its borrowed views, alive until then."""
+
+
+@njit
 def train_episodes(
     data: Any,
     tc: Any,
@@ -186,6 +219,7 @@ def train_episodes(
     restarted: np.ndarray,
     scratch: np.ndarray,
     dg: np.int64,
+    record_moves: np.int64,
 ) -> None:
     """Play and learn from ``episodes`` (global episode numbers), in order.
 
@@ -201,19 +235,24 @@ def train_episodes(
     Alpha for episode ``e`` is ``alpha * alpha_decay ** (e // alpha_every)``.
     ``dg > 0``: the network reads every afterstate downgraded from tile ``2**dg`` up, in play
     and in learning (:func:`~boardai.g2048.ntuple_play.features`).
+    ``record_moves``: the moves the episode's record holds at first (:data:`RECORD_MOVES`;
+    fewer only to test its growth).
     """
     n_lookups = 8 * data[2].shape[0]
     data = borrow_data(data)
     tc = borrow(tc)
     tc_flat = tc.reshape(2 * tc.shape[0])
     moves_buf = borrow(scratch)  # lookups of the 4 afterstates of a move
+    episodes, restart_masks, pool, pool_state = borrow_all(
+        (episodes, restart_masks, pool, pool_state)
+    )
+    scores, max_exponents, moves, restarted = borrow_all((scores, max_exponents, moves, restarted))
     weights = data[0]
-    cap = 4096
-    looked = np.empty((cap, n_lookups), np.int64)  # lookups of the afterstates played
-    rewards = np.empty(cap, np.int64)
-    states_lo = np.empty(cap, np.uint64)  # boards before each move (backward-greedy)
-    states_hi = np.empty(cap, np.uint64)
-    values = np.empty(cap, np.float64)  # updated values, for lambda returns
+    # The episode's record, owned by ``record`` and used through borrowed views (no reference
+    # counting in the loop); ``record`` stays alive to the end (``_keep``), and a grown record
+    # is borrowed again.
+    record = _record(record_moves, n_lookups)
+    looked, rewards, states_lo, states_hi, values = borrow_all(record)
     for k in range(episodes.shape[0]):
         e = episodes[k]
         a_e = alpha * alpha_decay ** np.float64(e // alpha_every)
@@ -237,35 +276,39 @@ def train_episodes(
         n = 0
         score = 0
         prev_q = 0.0
-        while True:
-            a, alo, ahi, r, q = greedy_move_into(lo, hi, data, dg, moves_buf)
-            if a < 0:
-                break
-            if n == rewards.shape[0]:
-                rewards, values = _grow(rewards), _grow(values)
-                states_lo, states_hi = _grow(states_lo), _grow(states_hi)
-                looked = _grow(looked)
-            if method == ONLINE and n > 0:
-                if use_tc:  # the move chosen now learns after the next one: load its TC now
-                    _fetch_tc(tc_flat, moves_buf[a])
-                _learn(looked[n - 1], q, data, tc, use_tc, step_scale)
-            elif method == ONLINE_FAST and n > 0:
-                if use_tc:
-                    _fetch_tc(tc_flat, moves_buf[a])
-                then = prev_q - rewards[n - 1]  # its value when it was chosen
-                _learn_from(looked[n - 1], then, q, data, tc, use_tc, step_scale)
-            row, kept = moves_buf[a], looked[n]
-            for j in range(n_lookups):
-                kept[j] = row[j]
-            rewards[n] = r
-            states_lo[n] = lo
-            states_hi[n] = hi
-            prev_q = q
-            score += r
-            state, bits = splitmix64(state)
-            lo = spawn_wide(alo, ahi, bits, p4)
-            hi = ahi
-            n += 1
+        ended = False
+        while not ended:
+            # the moves until the episode ends or its record is full; then a record twice as
+            # large (outside the moves' loop: numba counts references to what a loop assigns)
+            while n < rewards.shape[0]:
+                a, alo, ahi, r, q = greedy_move_into(lo, hi, data, dg, moves_buf)
+                if a < 0:
+                    ended = True
+                    break
+                if method == ONLINE and n > 0:
+                    if use_tc:  # the move chosen now learns after the next one: load its TC now
+                        _fetch_tc(tc_flat, moves_buf[a])
+                    _learn(looked[n - 1], q, data, tc, use_tc, step_scale)
+                elif method == ONLINE_FAST and n > 0:
+                    if use_tc:
+                        _fetch_tc(tc_flat, moves_buf[a])
+                    then = prev_q - rewards[n - 1]  # its value when it was chosen
+                    _learn_from(looked[n - 1], then, q, data, tc, use_tc, step_scale)
+                row, kept = moves_buf[a], looked[n]
+                for j in range(n_lookups):
+                    kept[j] = row[j]
+                rewards[n] = r
+                states_lo[n] = lo
+                states_hi[n] = hi
+                prev_q = q
+                score += r
+                state, bits = splitmix64(state)
+                lo = spawn_wide(alo, ahi, bits, p4)
+                hi = ahi
+                n += 1
+            if not ended:
+                record = _grow_record(record)
+                looked, rewards, states_lo, states_hi, values = borrow_all(record)
         if prev_q != prev_q or legal_mask(lo, hi) != 0:
             # a NaN value, or no move chosen where one is legal (every value NaN or -inf):
             # the weights are no longer finite numbers (alpha too large)
@@ -315,6 +358,7 @@ def train_episodes(
         max_exponents[k] = max_exponent(lo, hi)
         moves[k] = n
         restarted[k] = not fresh
+    _keep(record)
 
 
 @njit(inline="always")
@@ -407,7 +451,8 @@ def play_games(
     maxes = np.zeros(n_games, np.int64)
     moves = np.zeros(n_games, np.int64)
     data = borrow_data(data)
-    moves_buf = np.empty((4, 8 * data[2].shape[0]), np.int64)
+    scratch = np.empty((4, 8 * data[2].shape[0]), np.int64)
+    moves_buf = borrow(scratch)  # no reference counting in the loop; ``scratch`` is kept
     for k in range(n_games):
         state = seed_stream(seed, np.uint64(first + k))
         lo, state = start_board(state, 2, p4)
@@ -422,4 +467,5 @@ def play_games(
             lo = spawn_wide(alo, ahi, bits, p4)
             hi = ahi
         maxes[k] = max_exponent(lo, hi)
+    _keep(scratch)
     return scores, maxes, moves

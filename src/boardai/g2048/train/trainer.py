@@ -28,7 +28,13 @@ import numpy as np
 from boardai.g2048.downgrade import downgrade_exponent
 from boardai.g2048.ntuple import NTupleNetwork, stage_mask
 from boardai.g2048.train.config import TrainConfig
-from boardai.g2048.train.episodes import METHODS, SCRATCH_ROWS, play_games, train_episodes
+from boardai.g2048.train.episodes import (
+    METHODS,
+    RECORD_MOVES,
+    SCRATCH_ROWS,
+    play_games,
+    train_episodes,
+)
 from boardai.learn.model_file import load_model, save_model
 from boardai.learn.ntuple import map_pages, tc_arrays, tc_state
 
@@ -304,6 +310,7 @@ class Trainer:
                 *out,
                 np.empty((SCRATCH_ROWS, self.network.n_lookups + 16), np.int64),
                 downgrade_exponent(c.downgrade),
+                RECORD_MOVES,
             )
             scores[sel], maxes[sel], moves[sel], restarted[sel] = out
 
