@@ -1,6 +1,7 @@
 """Numba intrinsics for the hot loops (the learners' training loops, both games' searches): a
-reference-free view of an array (and of every array in a tuple) and a prefetch hint. Neither
-changes a result; both only make the loops faster."""
+reference-free view of an array (and of every array in a tuple), the use that keeps the
+array behind such a view alive, and a prefetch hint. None changes a result; they only make
+the loops faster."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
+from boardai._jit import njit
+
 
 def _borrow(typingctx: Any, arr: Any) -> Any:
     """A view of the array ``arr`` that holds no reference to its memory (null meminfo).
@@ -19,7 +22,8 @@ def _borrow(typingctx: Any, arr: Any) -> Any:
     instructions (``lock inc`` / ``lock dec``, about 75 per 2048 training move), and each one
     also waits for the weight loads in flight, which is what a memory-bound loop cannot
     afford; counting on a borrowed view is a null test. Borrow only arrays that outlive every
-    use of the view: the arguments of the compiled function that borrows them.
+    use of the view: the arguments of the compiled function that borrows them, or an array it
+    makes and hands to :func:`keep` after the last use of the view.
     """
     if not isinstance(arr, types.Array):
         return None
@@ -34,6 +38,13 @@ def _borrow(typingctx: Any, arr: Any) -> Any:
 
 #: :func:`_borrow` as a compiled intrinsic: ``view = borrow(array)``.
 borrow: Any = intrinsic(_borrow)
+
+
+@njit
+def keep(owner: Any) -> None:
+    """Nothing: a use of ``owner`` (an array, or a tuple of them) after the last use of its
+    :func:`borrow`-ed views, so that numba, which frees an array after its last use, keeps
+    it (and the memory the views read) alive until then. Compiled code only."""
 
 
 def borrow_all(value):  # type: ignore[no-untyped-def]  # (numba matches the overload's names)

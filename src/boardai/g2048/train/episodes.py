@@ -65,7 +65,7 @@ from boardai._jit import njit
 from boardai.g2048.kernels import legal_mask, max_exponent, spawn_wide, start_board
 from boardai.g2048.ntuple import borrow_data, tile_presence
 from boardai.g2048.ntuple_play import greedy_move_into
-from boardai.intrinsics import borrow, borrow_all, prefetch
+from boardai.intrinsics import borrow, borrow_all, keep, prefetch
 from boardai.learn.ntuple import add_at, add_at_tc, sum_at, sum_at_pair
 from boardai.rng import seed_stream, splitmix64
 
@@ -190,12 +190,6 @@ def _grow_record(record: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
 
 
 @njit
-def _keep(owner: Any) -> None:
-    """Nothing: a use of ``owner`` (an array, or a tuple of them) after the loop, so that
-    numba keeps it, and the memory of its borrowed views, alive until then."""
-
-
-@njit
 def train_episodes(
     data: Any,
     tc: Any,
@@ -249,7 +243,7 @@ def train_episodes(
     scores, max_exponents, moves, restarted = borrow_all((scores, max_exponents, moves, restarted))
     weights = data[0]
     # The episode's record, owned by ``record`` and used through borrowed views (no reference
-    # counting in the loop); ``record`` stays alive to the end (``_keep``), and a grown record
+    # counting in the loop); ``record`` stays alive to the end (``keep``), and a grown record
     # is borrowed again.
     record = _record(record_moves, n_lookups)
     looked, rewards, states_lo, states_hi, values = borrow_all(record)
@@ -358,7 +352,7 @@ def train_episodes(
         max_exponents[k] = max_exponent(lo, hi)
         moves[k] = n
         restarted[k] = not fresh
-    _keep(record)
+    keep(record)
 
 
 @njit(inline="always")
@@ -467,5 +461,5 @@ def play_games(
             lo = spawn_wide(alo, ahi, bits, p4)
             hi = ahi
         maxes[k] = max_exponent(lo, hi)
-    _keep(scratch)
+    keep(scratch)
     return scores, maxes, moves
