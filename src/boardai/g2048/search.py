@@ -92,7 +92,7 @@ from boardai.g2048.kernels import (
     count_empty,
     transpose,
 )
-from boardai.intrinsics import borrow, borrow_all
+from boardai.intrinsics import borrow, borrow_all, prefetch
 from boardai.jitref import call, ref
 
 if TYPE_CHECKING:
@@ -464,6 +464,15 @@ def _chance(
             found = False
             child_prob = cprob * p / n_empty
             leaf = remaining <= 1 or child_prob < prob_cut  # checked here: saves a call per leaf
+            if not leaf and evaluate_batch is not None:
+                # each child probes the table first: start loading its entries now (where the
+                # evaluator is dear, as a network's, the search is deep and its table large;
+                # for the hand-made heuristic, no batch form, this code is pruned)
+                for a in range(4):
+                    if outs[a] != board:
+                        child = np.uint64((outs[a] * _GOLDEN) >> shift)
+                        prefetch(keys, child)
+                        prefetch(info, child)
             if leaf and evaluate_batch is not None:
                 _leaves(board, outs, evaluate, evaluate_batch, data, lkeys, lvals, linfo, lgen,
                         lshift, stats, vals)  # fmt: skip
