@@ -311,12 +311,19 @@ class Table:
 
 
 @njit(inline="always")
+def _slot(board: np.uint64, shift: np.uint64) -> np.int64:
+    """The slot of ``board`` in a direct-mapped table of ``2 ** (64 - shift)`` entries
+    (Fibonacci hashing): the transposition table's and the leaf cache's."""
+    return np.int64((board * _GOLDEN) >> shift)
+
+
+@njit(inline="always")
 def _leaf_slot(
     after: np.uint64, lkeys: np.ndarray, linfo: np.ndarray, lgen: np.uint32, lshift: np.uint64
 ) -> tuple[np.int64, bool]:
     """The leaf cache's slot for ``after``, and whether it holds ``after``'s value under the
     leaf tag ``lgen`` (this evaluator and data)."""
-    slot = np.int64((after * _GOLDEN) >> lshift)
+    slot = _slot(after, lshift)
     return slot, lkeys[slot] == after and linfo[slot] == lgen
 
 
@@ -423,7 +430,7 @@ def _chance(
     n_empty = count_empty(after)
     if n_empty == 0:  # not an afterstate of a legal move; evaluate rather than fail
         return _leaf(after, evaluate, data, lkeys, lvals, linfo, lgen, lshift, stats)
-    slot = np.int64((after * _GOLDEN) >> shift)
+    slot = _slot(after, shift)
     tag = info[slot]
     if (
         keys[slot] == after
@@ -470,7 +477,7 @@ def _chance(
                 # for the hand-made heuristic, no batch form, this code is pruned)
                 for a in range(4):
                     if outs[a] != board:
-                        child = np.uint64((outs[a] * _GOLDEN) >> shift)
+                        child = _slot(outs[a], shift)
                         prefetch(keys, child)
                         prefetch(info, child)
             if leaf and evaluate_batch is not None:
