@@ -121,15 +121,19 @@ def test_temporaries_of_dead_writers_go_at_the_next_write(tmp_path: Path) -> Non
 
 
 _WRITER = """
-import sys
+import sys, time
 from boardai.atomic import atomic_write
 i = 0
 while True:
     i += 1
     with atomic_write(sys.argv[1]) as f:
         f.write(i.to_bytes(4, "little"))
-        for _ in range(64):
+        for k in range(64):
             f.write(bytes([i % 256]) * 65536)
+            if i == 2 and k == 31 and sys.argv[2] == "mid":
+                f.flush()
+                print("mid", flush=True)  # half written: the test kills it now
+                time.sleep(60)
     if i == 1:
         print("wrote", flush=True)
 """
@@ -146,21 +150,24 @@ def test_kill_9_while_writing_leaves_a_whole_file_and_no_pile_of_temporaries(
     target = tmp_path / "big.bin"
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
     rng = random.Random(0)
-    mid_write = 0
-    for _ in range(5):
+    for attempt in range(6):
+        when = "mid" if attempt % 2 else "random"  # half at a random moment, half mid-write
         proc = subprocess.Popen(
-            [sys.executable, "-c", _WRITER, str(target)], env=env, stdout=subprocess.PIPE
+            [sys.executable, "-c", _WRITER, str(target), when], env=env, stdout=subprocess.PIPE
         )
         assert proc.stdout is not None and proc.stdout.readline() == b"wrote\n"
-        time.sleep(rng.uniform(0.0, 0.2))
+        if when == "mid":
+            assert proc.stdout.readline() == b"mid\n"
+        else:
+            time.sleep(rng.uniform(0.0, 0.2))
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         proc.stdout.close()
         assert _whole(target.read_bytes())
         temporaries = [p for p in tmp_path.iterdir() if p.name.endswith(TMP_SUFFIX)]
         assert len(temporaries) <= 1  # the killed writer's, removed by the next write
-        mid_write += len(temporaries)
-    assert mid_write > 0  # the writer loops, so most kills land inside a write
+        if when == "mid":
+            assert len(temporaries) == 1 and temporaries[0].stat().st_size > 0
     with atomic_write(target) as f:
         f.write(b"last")
     assert [p.name for p in tmp_path.iterdir()] == ["big.bin"]
