@@ -18,8 +18,22 @@ def test_named_sets_parse_and_round_trip() -> None:
         (2, 6, 10, 9, 14, 13),
         (3, 7, 11, 10, 15, 14),
     )
-    assert parse_patterns("4x6")[3] == (4, 5, 6, 8, 9, 10)
-    assert parse_patterns("5x6") == (*parse_patterns("4x6"), (8, 9, 10, 11, 12, 13))
+    assert parse_patterns("5x6")[:4] == parse_patterns("4x6") == parse_patterns("8x6")[:4]
+
+
+#: The published sets (Yeh et al., Jaśkowski; TDL2048+'s 4x6patt, 5x6patt), cell sets only.
+_PUBLISHED = {
+    "4x6": ("012345", "456789", "012456", "45689a"),
+    "5x6": ("012345", "456789", "012456", "45689a", "89abcd"),
+    "8x6": ("012345", "456789", "012456", "45689a", "01259a", "0159de", "159dae", "01589c"),
+    "2x4+2x6": ("0123", "4567", "012456", "45689a"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_PUBLISHED))
+def test_named_sets_are_the_published_ones_in_another_cell_order(name: str) -> None:
+    ours = [sorted(p) for p in parse_patterns(name)]
+    assert ours == [sorted(p) for p in parse_patterns(",".join(_PUBLISHED[name]))]
 
 
 def test_custom_lists_and_files(tmp_path) -> None:

@@ -505,6 +505,9 @@ def test_add_patterns_grows_the_network_keeping_every_value(tmp_path, capsys) ->
     assert grown.network.weights[old:new].any()  # the new pattern learns
     assert main([*first, "--episodes", "300", *grow]) == 2  # 0145 is there now
     assert "there already" in capsys.readouterr().err
+    again = ["--resume", str(out), "--add-patterns", "5410"]  # its cells in another order
+    assert main([*first, "--episodes", "300", *again]) == 2
+    assert "pattern 5410 is there already" in capsys.readouterr().err
     assert main([*base, "--episodes", "10", "--add-patterns", "0145"]) == 2
     assert main([*first, "--episodes", "300", "--resume", str(out), "--add-patterns", "00"]) == 2
     assert "--add-patterns: pattern '00' repeats a cell" in capsys.readouterr().err
@@ -595,3 +598,29 @@ def test_an_episode_matches_the_reference(downgrade: int, method: str) -> None:
         block = net.weights[net.offsets[p] : net.offsets[p + 1]]
         want = np.array([tables[0][p][i] for i in range(len(block))])
         np.testing.assert_allclose(block, want, rtol=1e-4, atol=1e-5)
+
+
+def _relaid(weights: np.ndarray, old: NTupleNetwork, new: NTupleNetwork) -> np.ndarray:
+    """``old``'s weights where ``new`` (the same patterns, each with its cells in another
+    order) keeps them: entry by entry, every assignment of values to a pattern's cells."""
+    out = np.empty_like(weights)
+    for p, (a, b) in enumerate(zip(old.patterns, new.patterns, strict=True)):
+        values = np.indices((16,) * len(a)).reshape(len(a), -1)  # values[i]: cell a[i]'s
+        at_a = sum(values[i] << (4 * i) for i in range(len(a)))
+        at_b = sum(values[a.index(cell)] << (4 * i) for i, cell in enumerate(b))
+        out[new.offsets[p] + at_b] = weights[old.offsets[p] + at_a]
+    return out
+
+
+@pytest.mark.parametrize(
+    "options", [{}, {"method": "online-fast"}, {"tc": True, "alpha": 1.0}, {"stages": (8,)}]
+)
+def test_the_order_of_a_patterns_cells_moves_its_weights_and_nothing_else(options) -> None:
+    a = Trainer(TrainConfig(patterns=TINY, seed=8, **options))
+    b = Trainer(TrainConfig(patterns="3012,6457,5014", seed=8, **options))  # TINY's, reordered
+    ca, cb = a.train(200), b.train(200)
+    assert ca.scores.tolist() == cb.scores.tolist() and ca.moves.tolist() == cb.moves.tolist()
+    per_stage = [np.split(t.network.weights, t.network.n_stages) for t in (a, b)]
+    for wa, wb in zip(*per_stage, strict=True):
+        assert np.array_equal(_relaid(wa, a.network, b.network), wb)
+    assert not np.array_equal(a.network.weights, b.network.weights)  # they did move

@@ -231,7 +231,13 @@ class Trainer:
 
         old = self.network
         extra = parse_patterns(spec, "--add-patterns")
-        dup = [p for i, p in enumerate(extra) if p in old.patterns or p in extra[:i]]
+        # the same cells in another order read the same features (patterns.PATTERN_SETS)
+        seen = [sorted(p) for p in old.patterns]
+        dup = []
+        for p in extra:
+            if sorted(p) in seen:
+                dup.append(p)
+            seen.append(sorted(p))
         if dup:
             raise UsageError(f"pattern {pattern_names((dup[0],))[0]} is there already")
         network = NTupleNetwork(old.patterns + extra, old.stages)
