@@ -18,7 +18,9 @@ class TrainConfig:
 
     patterns: str = "4x6"
     """Set name (4x6, 5x6, 8x6, 2x4+2x6, or seed004: the four 6-tuples of the original TD
-    write-up; PATTERN_SETS in boardai.g2048.patterns), hex lists like 0123,4567, or @file."""
+    write-up; PATTERN_SETS in boardai.g2048.patterns), hex lists like 0123,4567, or @file (a
+    pattern's cells in any order: the same learning, the first cell's 16 weights in one
+    cache line)."""
     stages: tuple[Stage, ...] = ()
     """Multi-stage: thresholds where new weights start, a tile exponent or tiles joined by +
     (largest first); e.g. 14,14+13: one stage below 16384, one from 16384, one from 16384 with
