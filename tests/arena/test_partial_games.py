@@ -297,19 +297,25 @@ print(json.dumps({"interrupted": done.interrupted, "finished": len(done.results)
                   "children": len(multiprocessing.active_children())}))
 """
     header = {**HEADER, "players": [SLOW_SPEC], "games": GAMES}
-    journal = tmp_path / "run.jsonl"
     env = {"PYTHONPATH": str(Path(__file__).parents[2] / "src"), "PATH": "/usr/bin:/bin"}
-    out = subprocess.run(
-        [sys.executable, "-c", script, str(journal), json.dumps(header)],
-        capture_output=True, text=True, timeout=300, env=env,
-    )  # fmt: skip
-    assert out.returncode == 0, out.stderr
-    got = json.loads(out.stdout)
-    assert got["interrupted"] and got["children"] == 0 and got["finished"] < GAMES, got
-    assert "Traceback" not in out.stderr, out.stderr  # the workers left quietly
-    folder = Path(str(journal) + PARTIAL_SUFFIX)
-    saved = sorted(folder.glob("*.json"))
-    assert saved, "no worker kept its game"
+    # Whether a worker is inside a game at the stop is timing (CI once caught both between
+    # chunks, with the fourth result in): a run that has nothing under way to keep is run
+    # again, up to three times; every run must stop cleanly.
+    for attempt in range(3):
+        journal = tmp_path / f"run{attempt}.jsonl"
+        out = subprocess.run(
+            [sys.executable, "-c", script, str(journal), json.dumps(header)],
+            capture_output=True, text=True, timeout=300, env=env,
+        )  # fmt: skip
+        assert out.returncode == 0, out.stderr
+        got = json.loads(out.stdout)
+        assert got["interrupted"] and got["children"] == 0 and got["finished"] < GAMES, got
+        assert "Traceback" not in out.stderr, out.stderr  # the workers left quietly
+        folder = Path(str(journal) + PARTIAL_SUFFIX)
+        saved = sorted(folder.glob("*.json"))
+        if saved:
+            break
+    assert saved, "no worker kept its game, three runs in a row"
     whole = play_games(SLOW_SPEC, GAMES, 5)
     for path in saved:
         index = int(path.stem.rsplit("-", 1)[1])
