@@ -3,7 +3,7 @@
 A pattern is a tuple of cell indices ``4*row + column`` (0 top left, 15 bottom right), written
 as hex digits: ``"012345"`` is the first row and the first two cells of the second row.
 
->>> parse_patterns("4x6")  # the first rows' 6-tuples, each cell-wise in a cache-friendly order
+>>> parse_patterns("4x6")  # the published 4x6, each pattern's cells in a cache-friendly order
 ((5, 0, 1, 2, 3, 4), (6, 4, 5, 7, 8, 9), (6, 0, 1, 2, 4, 5), (6, 4, 5, 8, 9, 10))
 >>> parse_patterns("0123,4567")
 ((0, 1, 2, 3), (4, 5, 6, 7))
