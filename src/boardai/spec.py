@@ -42,6 +42,7 @@ import dataclasses
 import importlib
 import math
 import pkgutil
+import threading
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
@@ -50,6 +51,12 @@ from typing import Any
 
 from boardai.agent import Agent
 from boardai.errors import UsageError
+
+#: Held while a registry imports its players' modules and while a player is built for the
+#: first time under its name (which imports and compiles what it needs). Imports from many
+#: threads at once can see a half-initialised module or deadlock in the import machinery, as
+#: a web server's first requests do; one lock for both games, whose players share modules.
+_FIRST_USE = threading.RLock()
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -210,14 +217,29 @@ class Registry:
         self._package = package
         self._entries: dict[str, tuple[type[Any], Callable[..., Any], str]] = {}
         self._public: dict[str, dict[str, Bound]] = {}
+        self._loaded = package is None
+        self._built: set[str] = set()
 
     def _load(self) -> None:
-        if self._package is not None:
-            package, self._package = self._package, None
-            path = importlib.import_module(package).__path__
-            for info in sorted(pkgutil.iter_modules(path), key=lambda m: m.name):
-                if not info.name.startswith("_"):
-                    importlib.import_module(f"{package}.{info.name}")
+        if self._loaded:
+            return
+        with _FIRST_USE:
+            if self._package is not None:
+                path = importlib.import_module(self._package).__path__
+                for info in sorted(pkgutil.iter_modules(path), key=lambda m: m.name):
+                    if not info.name.startswith("_"):
+                        importlib.import_module(f"{self._package}.{info.name}")
+            # Only now: another thread that sees the flag finds every player registered.
+            self._loaded = True
+
+    def _build(self, name: str, opts: Any, seed: int | None) -> Any:
+        factory = self._entries[name][1]
+        if name in self._built:
+            return factory(opts, seed)
+        with _FIRST_USE:
+            agent = factory(opts, seed)
+            self._built.add(name)
+        return agent
 
     def register(
         self, name: str, options: type[Any], public: Mapping[str, Bound] | None = None
@@ -272,7 +294,7 @@ class Registry:
     def make(self, spec: str, seed: int | None = None) -> Agent[Any]:
         """Build the agent ``spec`` names, called by that spec; ``seed`` seeds its randomness."""
         name, opts = self.options(spec)
-        agent = self._entries[name][1](opts, seed)
+        agent = self._build(name, opts, seed)
         agent.name = spec.strip()
         return agent
 
@@ -351,6 +373,6 @@ class Registry:
         """Build the player a network client asks for, only within the public bounds (see
         :meth:`untrusted_options`); the agent is named by ``spec``."""
         name, opts = self.untrusted_options(spec, base)
-        agent = self._entries[name][1](opts, seed)
+        agent = self._build(name, opts, seed)
         agent.name = spec.strip()
         return agent
