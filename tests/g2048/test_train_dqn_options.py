@@ -43,11 +43,14 @@ TINY_FLAGS = [x for k, v in TINY.items() for x in (f"--{k.replace('_', '-')}", s
         ({"eps_start": 2.0}, "eps_start and eps_end must be in"),
         ({"eps_decay": 0.0}, "eps_decay must be > 0"),
         ({"eval_every": -5}, "eval_every and save_every must be >= 0"),
-        ({"threads": 0}, "threads must be >= 1"),
+        ({"threads": 0}, r"threads must be in 1\.\."),
+        ({"threads": 10**5}, r"threads must be in 1\.\.\d+ \(the cores here\)"),
         ({"seed": -1}, "seed must be >= 0"),
         ({"fit_mode": "seed000", "episodes_per_fit": 0}, "episodes_per_fit"),
         ({"fit_mode": "seed000", "warmup": 3000}, r"warmup \(3000\) must not exceed"),
-        ({"device": "banana"}, "device must be cpu, cuda"),
+        ({"device": "banana"}, "device 'banana' is not one of auto, cpu, cuda"),
+        ({"device": "meta"}, "device 'meta' is not one of"),
+        ({"device": "cuda:99"}, "device 'cuda:99': this machine has"),
     ],
 )
 def test_bad_hyperparameters_are_refused_when_the_config_is_made(
@@ -125,6 +128,7 @@ def test_a_run_trained_on_a_missing_gpu_evaluates_on_the_cpu(
 
     state = load_checkpoint(run_dir / "best.pt")
     state["config"]["device"] = "cuda:99"  # no machine here has a hundredth GPU
+    state["config"]["threads"] = 10**4  # nor ten thousand cores: evaluated with those here
     moved = tmp_path / "gpu-run"
     moved.mkdir()
     for name in ("best.pt", "checkpoint.pt"):

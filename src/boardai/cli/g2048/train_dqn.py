@@ -89,8 +89,8 @@ def run(args: argparse.Namespace) -> int:
     from boardai.cli._common import check_output, console, progress, write_json
     from boardai.cli._flags import given
     from boardai.errors import UsageError
-    from boardai.g2048.train.dqn import resolve_device
     from boardai.g2048.train.dqn_run import preset_run, resumed_config, train
+    from boardai.hardware import resolve_device
     from boardai.learn.run import Progress
 
     values = given(args, args.config_flags)
@@ -150,10 +150,12 @@ def _evaluate(path: Any, games: int, seed: int, json_out: str | None, device: st
     from boardai.cli._common import console, write_json
     from boardai.errors import UsageError
     from boardai.g2048.qnet import load_checkpoint
-    from boardai.g2048.train.dqn import DQNConfig, DQNTrainer, resolve_device
+    from boardai.g2048.train.dqn import DQNConfig, DQNTrainer
+    from boardai.g2048.train.dqn_run import fit_here
+    from boardai.hardware import resolve_device
 
     state = load_checkpoint(path)
-    config = dict(state["config"])
+    config = fit_here(state["config"])
     try:
         if device is not None:
             config["device"] = resolve_device(device)

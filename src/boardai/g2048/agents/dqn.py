@@ -16,6 +16,7 @@ import numpy as np
 
 from boardai.g2048.agents import REGISTRY
 from boardai.g2048.board import Board
+from boardai.hardware import check_device, check_threads
 from boardai.learn.store import shipped_model
 from boardai.spec import Range
 
@@ -32,8 +33,8 @@ class DQNOptions:
     threads: int = 1
 
     def __post_init__(self) -> None:
-        if self.threads < 1:
-            raise ValueError(f"threads must be >= 1, got {self.threads}")
+        check_threads(self.threads)
+        check_device(self.device)
         if self.lookahead not in (0, 1):
             raise ValueError(f"lookahead must be 0 or 1, got {self.lookahead}")
 

@@ -41,6 +41,7 @@ from boardai.g2048.qnet import (
     load_checkpoint,
     q_forward,
 )
+from boardai.hardware import check_device, check_threads, resolve_device
 
 
 @dataclass
@@ -225,12 +226,12 @@ class DQNConfig:
                 "buffer never fills that far, so no fit would ever run",
             ),
             (self.seed >= 0, f"seed must be >= 0, got {self.seed}"),
-            (self.threads >= 1, f"threads must be >= 1, got {self.threads}"),
         ]
         for ok, why in checks:
             if not ok:
                 raise ValueError(why)
-        device_kind(self.device)
+        check_threads(self.threads)
+        check_device(self.device, auto=True)
 
     def net_kwargs(self) -> dict[str, Any]:
         """Keyword arguments of :func:`boardai.g2048.qnetworks.build_net` for this config."""
@@ -328,39 +329,6 @@ def preset_config(name: str, **overrides: Any) -> DQNConfig:
     if name not in PRESETS:
         raise ValueError(f"unknown preset {name!r} (choose from {', '.join(PRESETS)})")
     return DQNConfig(**{**PRESETS[name], **overrides})
-
-
-def device_kind(name: str) -> str:
-    """The type of torch device ``name`` (``auto`` for auto), or ValueError in one line: a
-    config checks the name at once, not when a run has begun."""
-    import torch
-
-    if name == "auto":
-        return name
-    try:
-        return torch.device(name).type
-    except (RuntimeError, TypeError):
-        raise ValueError(
-            f"device must be cpu, cuda, cuda:N, another torch device or auto, got {name!r}"
-        ) from None
-
-
-def resolve_device(name: str) -> str:
-    """``auto`` -> cuda when available, else cpu; any other name as given, once it is known
-    to be there (ValueError in one line for a CUDA device this machine lacks, where torch
-    would raise an AssertionError deep in the first ``.to``)."""
-    import torch
-
-    if device_kind(name) == "auto":
-        return "cuda" if torch.cuda.is_available() else "cpu"
-    device = torch.device(name)
-    if device.type == "cuda":
-        count = torch.cuda.device_count() if torch.cuda.is_available() else 0
-        if count == 0:
-            raise ValueError(f"device {name!r}: this machine has no CUDA (use cpu or auto)")
-        if device.index is not None and device.index >= count:
-            raise ValueError(f"device {name!r}: this machine has {count} CUDA device(s)")
-    return name
 
 
 class DQNTrainer:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from boardai.g2048.train.dqn import PRESETS, DQNConfig, DQNTrainer
+from boardai.hardware import cores
 from boardai.learn.run import Progress, ProgressHook, StopCheck, config_from_dict
 from boardai.learn.run import summary as run_summary
 
@@ -64,6 +65,15 @@ def _plain(kwargs: dict[str, Any]) -> dict[str, Any]:
     return {k: list(v) if isinstance(v, tuple | list) else v for k, v in kwargs.items()}
 
 
+def fit_here(saved: dict[str, Any]) -> dict[str, Any]:
+    """A saved run's config with its torch threads cut to the cores here: a run begun on a
+    bigger machine goes on, or is evaluated, on this one."""
+    fitted = dict(saved)
+    if "threads" in fitted:
+        fitted["threads"] = min(int(fitted["threads"]), cores())
+    return fitted
+
+
 def resumed_config(resume: str | os.PathLike[str], **values: Any) -> DQNRun:
     """The run saved in checkpoint ``resume`` with ``values`` over its hyperparameters
     (ValueError naming the option for a change the checkpoint's network, or the replay
@@ -71,7 +81,7 @@ def resumed_config(resume: str | os.PathLike[str], **values: Any) -> DQNRun:
     from boardai.g2048.qnet import held_replay_size, load_checkpoint
 
     state = load_checkpoint(Path(resume))
-    saved = state["config"]
+    saved = fit_here(state["config"])
     config = config_from_dict(DQNRun, {**saved, **values})
     net = (config.net, _plain(config.net_kwargs()))
     if net != (state.get("net_name"), _plain(state.get("net_kwargs") or {})):
