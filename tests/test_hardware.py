@@ -69,3 +69,11 @@ def test_serve_refuses_such_a_player_at_start() -> None:
     done = _boardai("serve", "--port", "0", "--add-player", "2048", "fast=dqn:threads=100000")
     assert done.returncode == 2
     assert "threads must be in 1.." in done.stderr and "Traceback" not in done.stderr
+
+
+def test_ntuple_training_threads_are_bounded_too(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from boardai.cli import main
+
+    out = tmp_path / "n.npz"
+    assert main(["2048", "train", "ntuple", "--threads", "100000", "--out", str(out)]) == 2
+    assert not out.exists()

@@ -25,6 +25,7 @@ from boardai.g2048.ntuple import format_stages
 from boardai.g2048.train.config import TrainConfig
 from boardai.g2048.train.report import report_row
 from boardai.g2048.train.trainer import Chunk, Trainer
+from boardai.hardware import check_threads
 from boardai.learn.run import Progress, ProgressHook, StopCheck, config_from_dict, stopping
 from boardai.learn.run import summary as run_summary
 
@@ -70,9 +71,10 @@ class NTupleRun(TrainConfig):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        for name in ("episodes", "threads", "report_every"):
+        for name in ("episodes", "report_every"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
+        check_threads(self.threads)  # each thread holds its own episode buffers
         if self.checkpoint_every < 0:
             raise ValueError(f"checkpoint_every must be >= 0, got {self.checkpoint_every}")
         if self.split_tc not in ("fresh", "keep"):
