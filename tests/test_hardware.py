@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -71,7 +72,7 @@ def test_serve_refuses_such_a_player_at_start() -> None:
     assert "threads must be in 1.." in done.stderr and "Traceback" not in done.stderr
 
 
-def test_ntuple_training_threads_are_bounded_too(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_ntuple_training_threads_are_bounded_too(tmp_path: Path) -> None:
     from boardai.cli import main
 
     out = tmp_path / "n.npz"
