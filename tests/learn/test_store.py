@@ -139,6 +139,45 @@ def test_damaged_and_missing_files(shop: Path) -> None:
         store.path_of("tiny-2048")
 
 
+def _damage(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # same size, one byte off
+    path.write_bytes(bytes(data))
+    os.utime(path, ns=(1, 1))  # a new mtime, whatever the clock's resolution
+
+
+def test_a_shipped_file_is_checked_by_its_path_too(
+    shop: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = shop / "tiny-2048.npz"
+    assert store.resolve(str(path), "2048", "ntuple") == path
+    _damage(path)
+    # by name it was refused, by path it used to load
+    for ref in (str(path), str(shop / "." / "tiny-2048.npz"), os.path.relpath(path)):
+        with pytest.raises(ModelFileError, match=r"tiny-2048\.npz: damaged model file"):
+            store.resolve(ref, "2048", "ntuple")
+    link = shop / "elsewhere" / "linked.npz"
+    link.parent.mkdir()
+    link.symlink_to(path)  # the same file under another name
+    with pytest.raises(ModelFileError, match="damaged model file"):
+        store.resolve(str(link), "2048", "ntuple")
+    other = shop / "elsewhere" / "tiny-2048.npz"  # a copy is a file of one's own
+    other.write_bytes(path.read_bytes())
+    assert store.resolve(str(other), "2048", "ntuple") == other
+    monkeypatch.setenv(store.ENV_NO_CHECK, "1")  # training on from the shipped file in place
+    assert store.resolve(str(path), "2048", "ntuple") == path
+    assert store.resolve("tiny-2048", "2048", "ntuple") == path
+
+
+def test_players_refuse_a_damaged_shipped_file_by_path(shop: Path) -> None:
+    from boardai.g2048.agents import make_agent
+
+    path = shop / "tiny-2048.npz"
+    _damage(path)
+    with pytest.raises(ModelFileError, match="damaged model file"):
+        make_agent(f"ntuple:model={path}")
+
+
 def test_bad_manifests(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(store.ENV_DIR, str(tmp_path))
     with pytest.raises(UsageError, match=r"no models\.toml there"):

@@ -18,7 +18,8 @@ path and comes back unchanged. The manifest is found, first match wins:
    overrides it).
 
 A model file is looked up in the manifest's directory, then in the user cache. Its size and
-sha256 are checked once per process (again only if the file changes).
+sha256 are checked once per process (again only if the file changes), whether it is named by
+its model name or by its path; ``$BOARDAI_NO_MODEL_CHECK=1`` skips the check.
 
 >>> names(game="2048", kind="no-such-kind")
 []
@@ -46,6 +47,8 @@ FORMAT = 1
 ENV_DIR = "BOARDAI_MODELS"
 #: The environment variable that overrides the manifest's download URL template.
 ENV_URL = "BOARDAI_MODELS_URL"
+#: The environment variable that, set to 1, skips checking shipped files as they load.
+ENV_NO_CHECK = "BOARDAI_NO_MODEL_CHECK"
 #: The copy of the repository's manifest that ships inside the package (no model files).
 PACKAGED = Path(__file__).with_name(MANIFEST)
 #: The repository's models/ directory, when boardai runs from a checkout (src/boardai/...).
@@ -318,6 +321,31 @@ def _check(path: str, mtime_ns: int, size: int, want_size: int, want_sha: str) -
         )
 
 
+def checking() -> bool:
+    """Whether shipped model files are checked against the manifest as they load: unless
+    ``$BOARDAI_NO_MODEL_CHECK`` is ``1`` (someone training on from a shipped file in place,
+    before its manifest entry says what it became)."""
+    return os.environ.get(ENV_NO_CHECK, "") != "1"
+
+
+def shipped_entry_at(path: Path) -> ModelEntry | None:
+    """The manifest entry whose local file ``path`` is (the same file, by whatever path it is
+    named), or None for any other file."""
+    try:
+        if not path.is_file():
+            return None
+        here = path.resolve()
+    except OSError:
+        return None
+    for e in manifest().entries:
+        if e.file != here.name:
+            continue
+        local = local_file(e)
+        if local is not None and local.resolve() == here:
+            return e
+    return None
+
+
 def path_of(name: str) -> Path:
     """The verified local file of model ``name``.
 
@@ -329,7 +357,8 @@ def path_of(name: str) -> Path:
     path = local_file(e)
     if path is None:
         raise UsageError(f"model {name!r} is not downloaded: run: boardai models fetch {name}")
-    check(e, path)
+    if checking():
+        check(e, path)
     return path
 
 
@@ -351,6 +380,9 @@ def resolve(ref: str, game: str, kind: str | tuple[str, ...]) -> Path:
                 f"{ref!r} is neither a model name nor a file "
                 f"(models: {', '.join(names(game)) or 'none yet'})"
             )
+        shipped = shipped_entry_at(Path(ref))
+        if shipped is not None and checking():  # a shipped file by its path: checked as by name
+            check(shipped, Path(ref))
         _RESOLVED[ref] = ""  # hashed if asked (resolved_models)
         return Path(ref)
     e = entry(ref)
