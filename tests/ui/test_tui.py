@@ -198,3 +198,18 @@ def test_othello_autoplay_plays_your_side_to_the_end(tmp_path):
     _run(play, opponent="random", seed=1, record_path=str(path))
     (record,) = read_records(path)
     assert record["game"] == "othello" and record["over"]
+
+
+def test_the_replay_screen_counts_games_from_one():
+    """The first of three games read "game 0 of 3"; the last "game 2 of 3"."""
+    games = [Game(seed=s).to_record() for s in (1, 2, 3)]
+
+    async def play(app, pilot):
+        def status() -> str:
+            return str(app.screen.query_one("#status").render())
+
+        assert "game 1 of 3 " in status()
+        await pilot.press("right_square_bracket", "right_square_bracket")
+        await _until(pilot, lambda: "game 3 of 3 " in status())
+
+    _run(play, records=games, start="replay")

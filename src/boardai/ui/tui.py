@@ -427,7 +427,9 @@ class ScreenReplay(BoardScreen):
             return
         s = self.session.state()
         record = self.records[self.game]
-        where = f"game {self.game} of {len(self.records)}   position {s['index']}/{s['length'] - 1}"
+        # self.game is the 0-based index (--game K); people count games from 1
+        where = f"game {self.game + 1} of {len(self.records)}"
+        where += f"   position {s['index']}/{s['length'] - 1}"
         where += f"   after {s['move']}" if s["move"] else "   (start)"
         if s["of"] == "2048":
             where += f"   score {s['score']}" + _named(record, "agent", " by {}")
