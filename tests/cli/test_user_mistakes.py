@@ -123,7 +123,8 @@ def test_a_port_out_of_range_is_an_argparse_error(capsys: pytest.CaptureFixture[
         main(["serve", "--port", "70000"])
     assert e.value.code == 2
     err = capsys.readouterr().err
-    assert "Traceback" not in err and err.splitlines()[-1].endswith("not a port (0..65535)")
+    assert "Traceback" not in err and err.count("\n") == 1  # one line, no usage block
+    assert err.startswith("boardai: error: argument --port: 70000 is not a port (0..65535)")
 
 
 def _othello_model(path: Path) -> Path:

@@ -17,10 +17,13 @@ their ``run`` functions, so ``boardai --help`` is instant.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import pkgutil
 import sys
 from collections.abc import Iterator, Sequence
+from typing import Any, NoReturn
 
 from boardai import __version__
 from boardai.errors import UsageError
@@ -57,6 +60,16 @@ EXTRAS = {
 }
 
 _FORMATTER = argparse.RawDescriptionHelpFormatter
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose mistakes are one line, as every other mistake of the command
+    line is: ``boardai: error: WHAT (see PROG --help)``, exit code 2, no usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"boardai: error: {message} (see {self.prog} --help)\n")
+
+
 _SubParsers = argparse._SubParsersAction  # argparse.ArgumentParser's sub-command table
 
 
@@ -78,7 +91,7 @@ class App:
     """The argument parser tree that command modules add to."""
 
     def __init__(self) -> None:
-        self.parser = argparse.ArgumentParser(
+        self.parser = Parser(
             prog="boardai",
             description="Play, train and benchmark AI players for 2048 and Othello.",
             epilog=(
@@ -107,7 +120,7 @@ class App:
                 p = _hidden(
                     container,
                     name,
-                    argparse.ArgumentParser(prog=f"boardai {path}", description=MOVED[path]),
+                    Parser(prog=f"boardai {path}", description=MOVED[path]),
                 )
             else:
                 raise KeyError(f"command group {path!r} is not in boardai.cli.GROUPS")
@@ -221,14 +234,86 @@ def _interrupted(error: BaseException) -> bool:
     return False
 
 
+class _PipeSafe:
+    """Standard output that outlives its reader: once a write or flush finds the pipe closed
+    (``boardai ... | head -1``), what follows goes to the null device, so the command runs to
+    its end and writes its files (records, JSON, a model) instead of dying at a print with
+    nothing saved. Everything else is the stream's own."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self.closed_pipe = False
+
+    def _silence(self) -> None:
+        self.closed_pipe = True
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, self._stream.fileno())  # the buffer's rest, and exit's flush: nowhere
+            os.close(null)
+
+    def write(self, text: str) -> int:
+        if not self.closed_pipe:
+            try:
+                return int(self._stream.write(text))
+            except BrokenPipeError:
+                self._silence()
+        return len(text)
+
+    def writelines(self, lines: Iterator[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        if not self.closed_pipe:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._silence()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def _pipe_safe_stdout() -> Iterator[_PipeSafe]:
+    """``sys.stdout`` as a :class:`_PipeSafe` while inside (then the stream it was)."""
+    stream = sys.stdout
+    safe = _PipeSafe(stream)
+    sys.stdout = safe  # type: ignore[assignment]
+    try:
+        yield safe
+    finally:
+        if sys.stdout is safe:
+            sys.stdout = stream
+
+
+def _parser_of(app: App, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The parser of the command (or group) ``args`` were parsed for."""
+    words: list[str] = []
+    while (word := getattr(args, "_".join([*words, "command"]), None)) is not None:
+        words.append(word)
+    return app.find(" ".join(words)) if words else app.parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``boardai`` console script; returns the exit code."""
+    with _pipe_safe_stdout() as stdout:
+        try:
+            return _main(argv)
+        except BrokenPipeError:  # a write past the guard (a raw one): the reader has gone
+            stdout._silence()
+            return 0
+
+
+def _main(argv: Sequence[str] | None) -> int:
     app = build_app()
-    args = app.parser.parse_args(argv)
+    args, unknown = app.parser.parse_known_args(argv)
+    if unknown:  # said by the command's own parser, whose --help lists what it takes
+        _parser_of(app, args).error(f"unrecognized arguments: {' '.join(unknown)}")
     if not hasattr(args, "func"):
         app.parser.print_help()
         return 0
-    from boardai.cli._common import check_outputs, json_to_stdout, sigterm_as_ctrl_c
+    from boardai.cli._common import cap_workers, check_outputs, json_to_stdout, sigterm_as_ctrl_c
 
     store = sys.modules.get("boardai.learn.store")
     if store is not None:  # a command run in-process after another: its own models only
@@ -236,6 +321,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     json_to_stdout(args)
     try:
         check_outputs(args)
+        cap_workers(args)
         with sigterm_as_ctrl_c():
             code = args.func(args)
     except UsageError as e:
@@ -259,8 +345,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    except BrokenPipeError:
-        return 0
     except OSError as e:
         if e.filename is None:  # names no file: not the environment's doing, show it all
             raise

@@ -139,6 +139,50 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
+#: The namespace attribute that marks a command with a :func:`workers_option`.
+_WORKERS = "_workers_option"
+
+
+def workers_option(p: argparse.ArgumentParser, help: str) -> argparse.Action:
+    """``--workers N``: processes this machine starts for the command. :func:`boardai.cli.main`
+    caps it, before the command runs, at the cores this process may use
+    (:func:`cap_workers`): past them each process only costs memory (64 workers on 2 cores:
+    about 10 GB) and time switching between them."""
+    action = p.add_argument("--workers", type=positive_int, default=None, metavar="N", help=help)
+    p.set_defaults(**{_WORKERS: True})
+    return action
+
+
+def cap_workers(args: argparse.Namespace) -> None:
+    """Bring ``args.workers`` down to :func:`default_workers` (the cores this process may use)
+    with a one-line warning on stderr, for a command with a :func:`workers_option`. A Ray
+    cluster (``--cluster`` other than ``local``, which starts Ray here) is left as asked: its
+    workers run on its nodes, which may have more cores than this one."""
+    import sys
+
+    if not getattr(args, _WORKERS, False) or args.workers is None:
+        return
+    if getattr(args, "cluster", None) not in (None, "", "local"):
+        return
+    cores = default_workers()
+    if args.workers > cores:
+        print(
+            f"boardai: warning: --workers {args.workers} is more than the {cores} "
+            f"{plural(cores, 'core')} this process may use: using {cores}",
+            file=sys.stderr,
+        )
+        args.workers = cores
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``word``, or its plural when ``count`` is not 1 (``words``, else ``word`` + s).
+
+    >>> f"1 {plural(1, 'position')}, 2 {plural(2, 'position')}, 3 {plural(3, 'match', 'matches')}"
+    '1 position, 2 positions, 3 matches'
+    """
+    return word if count == 1 else (words or word + "s")
+
+
 def interruptible(work: Callable[[], T]) -> T:
     """``work()`` (compiled code, which releases the GIL) in a thread of its own while this one
     waits, so that Ctrl-C and SIGTERM stop the command at once, not when the call returns

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from boardai.cli._common import json_option, output_option, positive_int
+from boardai.cli._common import json_option, output_option, workers_option
 from boardai.train import MANY_TRIALS
 
 EXAMPLES = """
@@ -50,11 +50,9 @@ def register(app: Any) -> None:
         "joins the cluster of `ray start`, else the head's HOST:PORT (needs boardai[ray]); "
         "DIR should be a folder every node sees",
     )
-    p.add_argument(
-        "--workers",
-        type=positive_int,
-        default=None,
-        help="trials at a time, one process each (default: all cores; with --cluster: all the "
+    workers_option(
+        p,
+        "trials at a time, one process each (default: all cores; with --cluster: all the "
         "cluster's CPUs)",
     )
     p.add_argument(

@@ -12,6 +12,7 @@ from boardai.cli._common import (
     nonneg_int,
     output_option,
     positive_int,
+    workers_option,
 )
 
 if TYPE_CHECKING:
@@ -67,9 +68,7 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
 
     p.add_argument("--games", type=positive_int, default=100, help="games to play (default 100)")
     p.add_argument("--seed", type=nonneg_int, default=0, help="seed of the run (default 0)")
-    p.add_argument(
-        "--workers", type=positive_int, default=None, help="worker processes (default: all cores)"
-    )
+    workers_option(p, "worker processes (default: all cores)")
     add_arena_options(p, partial=True)
 
 

@@ -7,7 +7,14 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from boardai.cli._arena import add_arena_options
-from boardai.cli._common import json_option, nonneg_int, output_option, positive_int, probability
+from boardai.cli._common import (
+    json_option,
+    nonneg_int,
+    output_option,
+    positive_int,
+    probability,
+    workers_option,
+)
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -28,12 +35,7 @@ def match_options(p: argparse.ArgumentParser) -> None:
         help="probability of a random move on every ply (Othello League: 0.1; default 0)",
     )
     p.add_argument("--seed", type=nonneg_int, default=0, help="seed (default 0)")
-    p.add_argument(
-        "--workers",
-        type=positive_int,
-        default=None,
-        help="worker processes (default: all cores); results do not depend on it",
-    )
+    workers_option(p, "worker processes (default: all cores); results do not depend on it")
     json_option(p, "write the results as JSON")
     output_option(
         p,
