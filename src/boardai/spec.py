@@ -125,6 +125,24 @@ def build_options(cls: type[Any], params: dict[str, str], what: str) -> Any:
         raise UsageError(f"{what}: {e}") from None
 
 
+#: The longest time budget a player takes for one move, in seconds: a day. Longer is a slip
+#: of the keyboard, and past about 1e18 ns the search's clock overflows.
+MAX_MOVE_SECONDS = 86_400.0
+
+
+def check_move_time(seconds: float, key: str = "time", scale: float = 1.0) -> None:
+    """Raise ValueError unless a move's time budget, ``seconds * scale`` s, is in 0..a day.
+
+    Args:
+        seconds: the option's value.
+        key: the option's name, for the message.
+        scale: the option's unit in seconds (1e-3 for ``time_ms``).
+    """
+    most = MAX_MOVE_SECONDS / scale
+    if not 0 <= seconds <= most:
+        raise ValueError(f"{key} must be in 0..{most:.0f} (a day a move), got {seconds}")
+
+
 @dataclass(frozen=True)
 class Range:
     """Bounds of a number option for untrusted clients: ``lo <= value <= hi``.

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from boardai.g2048.agents import MAX_SEARCH_DEPTH, REGISTRY, make_agent  # noqa: F401 (doctest)
 from boardai.g2048.board import Board
-from boardai.spec import Choice, Range
+from boardai.spec import Choice, Range, check_move_time
 
 if TYPE_CHECKING:
     import numpy as np
@@ -85,14 +85,13 @@ class ExpectimaxOptions:
             raise ValueError(f"min_depth {self.min_depth} is above max_depth {self.max_depth}")
         if not 0.0 <= self.prob_cut < 1.0:
             raise ValueError(f"prob_cut must be in [0, 1), got {self.prob_cut}")
-        if self.time_ms < 0:
-            raise ValueError(f"time_ms must be >= 0, got {self.time_ms}")
+        check_move_time(self.time_ms, "time_ms", 1e-3)
         if not 10 <= self.table_bits <= 26:
             raise ValueError(f"table_bits must be in 10..26, got {self.table_bits}")
         if not 0.0 <= self.p4 <= 1.0:
             raise ValueError(f"p4 must be in [0, 1], got {self.p4}")
-        if self.smoothness < 0:
-            raise ValueError(f"smoothness must be >= 0, got {self.smoothness}")
+        if not 0 <= self.smoothness <= 1e6:  # larger overflows the search's sums
+            raise ValueError(f"smoothness must be in 0..1e6, got {self.smoothness}")
 
 
 class ExpectimaxAgent:

@@ -40,7 +40,7 @@ import numpy as np
 from boardai.g2048.agents import MAX_SEARCH_DEPTH, REGISTRY, make_agent  # noqa: F401 (doctest)
 from boardai.g2048.board import Board
 from boardai.learn.store import shipped_model
-from boardai.spec import Choice, Range
+from boardai.spec import Choice, Range, check_move_time
 
 #: preset -> (depth, probability cut-off)
 PRESETS: dict[str, tuple[int, float]] = {
@@ -88,14 +88,15 @@ class NTupleOptions:
         self.prob_cut = cut if self.prob_cut is None else self.prob_cut
         if not 1 <= self.depth <= MAX_SEARCH_DEPTH:
             raise ValueError(f"depth must be in 1..{MAX_SEARCH_DEPTH}, got {self.depth}")
-        if self.time_ms < 0:
-            raise ValueError(f"time_ms must be >= 0, got {self.time_ms}")
+        check_move_time(self.time_ms, "time_ms", 1e-3)
         if self.time_ms and self.depth == 1:
             raise ValueError("time_ms needs depth >= 2 (the deepest search it may reach)")
         if not 0.0 <= self.prob_cut < 1.0:
             raise ValueError(f"prob_cut must be in [0, 1), got {self.prob_cut}")
         if not 10 <= self.table_bits <= 26:
             raise ValueError(f"table_bits must be in 10..26, got {self.table_bits}")
+        if not 0.0 <= self.p4 <= 1.0:
+            raise ValueError(f"p4 must be in [0, 1], got {self.p4}")
         from boardai.g2048.downgrade import downgrade_exponent
 
         downgrade_exponent(self.downgrade or 0)  # raises for a bad tile

@@ -13,7 +13,7 @@ from boardai.othello import probcut
 from boardai.othello import search as S
 from boardai.othello.agents import REGISTRY
 from boardai.othello.board import Board
-from boardai.spec import Choice, Range
+from boardai.spec import Choice, Range, check_move_time
 
 
 @dataclass
@@ -46,8 +46,7 @@ class AlphaBetaOptions:
     def __post_init__(self) -> None:
         if not 1 <= self.depth <= 60:
             raise ValueError(f"depth must be in 1..60, got {self.depth}")
-        if self.time < 0:
-            raise ValueError(f"time must be >= 0, got {self.time}")
+        check_move_time(self.time)
         if not 0 <= self.endgame <= 24:
             raise ValueError(f"endgame must be in 0..24, got {self.endgame}")
         if not 10 <= self.tt <= 26:

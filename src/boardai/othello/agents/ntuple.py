@@ -25,7 +25,7 @@ from boardai.learn.store import shipped_model
 from boardai.othello import probcut
 from boardai.othello.agents import REGISTRY
 from boardai.othello.board import Board
-from boardai.spec import Range
+from boardai.spec import Range, check_move_time
 
 #: preset -> (depth, seconds a move, endgame empties)
 PRESETS: dict[str, tuple[int, float, int]] = {
@@ -65,8 +65,7 @@ class NTupleOptions:
         self.endgame = endgame if self.endgame is None else self.endgame
         if not 1 <= self.depth <= 60:
             raise ValueError(f"depth must be in 1..60, got {self.depth}")
-        if self.time < 0:
-            raise ValueError(f"time must be >= 0, got {self.time}")
+        check_move_time(self.time)
         if self.mpc is not None:
             probcut.check_threshold(self.mpc)
 
