@@ -6,7 +6,8 @@ games (each game's ``"record"``).
 A 2048 record is :meth:`boardai.g2048.game.Game.to_record` (seed, rules, start tiles, moves
 with their spawns, score); an Othello record is :meth:`boardai.othello.game.Game.to_record`.
 Either may carry extra keys (the players, a label) that replays ignore. Files are written
-atomically, so a crash never leaves half a line.
+atomically, so a crash never leaves half a line; appends (:class:`RecordSink`) write only the
+new lines, and cut a line a crash tore before they add theirs.
 
 >>> import tempfile, pathlib
 >>> from boardai.g2048 import Game
@@ -20,19 +21,25 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import stat
 import threading
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from boardai.atomic import atomic_write
-from boardai.errors import UsageError
+from boardai.errors import MIB, UsageError, read_limited
 
 #: The games a record can hold, by its ``"game"`` key.
 GAMES = ("2048", "othello")
+#: The most bytes :func:`read_records` reads (records of a hundred thousand long 2048 games
+#: take a few hundred MB); past it the file is refused, not read into the memory.
+MAX_RECORD_BYTES = 512 * MIB
 
 
 @dataclass(frozen=True)
@@ -58,12 +65,13 @@ def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     ``--resume`` journal.
 
     Raises:
-        UsageError: the file is missing, or a line is not a JSON object with a known game,
-            or an eval or compare file keeps no records.
+        UsageError: the file is missing, larger than :data:`MAX_RECORD_BYTES` (``/dev/zero``),
+            or a line is not a JSON object with a known game (nor nested past what JSON is
+            read to), or an eval or compare file keeps no records.
     """
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = read_limited(p, MAX_RECORD_BYTES, "a record file").decode("utf-8")
     except FileNotFoundError:
         raise UsageError(f"{p}: no such record file") from None
     except (OSError, UnicodeDecodeError) as e:
@@ -84,6 +92,8 @@ def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
             record = json.loads(line)
         except json.JSONDecodeError as e:
             raise UsageError(f"{p}:{number}: not JSON ({e.msg})") from None
+        except RecursionError:  # [[[[...: a record is a few levels deep
+            raise UsageError(f"{p}:{number}: not a game record (JSON nested too deep)") from None
         try:
             game_of(record)
         except ValueError as e:
@@ -97,7 +107,7 @@ def _eval_records(path: Path, text: str) -> list[dict[str, Any]] | None:
     games one player after another), None: ``text`` is neither."""
     try:
         data = json.loads(text)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):  # nested too deep: read line by line
         return None
     if not isinstance(data, dict) or "game" in data:
         return None
@@ -136,8 +146,8 @@ def _whole_document(path: Path, text: str) -> list[dict[str, Any]] | None:
         return None  # a line: read as a line (its mistakes named by its line number)
     try:
         data = json.loads(text)
-    except json.JSONDecodeError:
-        return None  # JSON lines (or not JSON): read line by line
+    except (json.JSONDecodeError, RecursionError):
+        return None  # JSON lines (or not JSON, or nested too deep): read line by line
     if isinstance(data, dict) and "game" in data:
         try:
             game_of(data)
@@ -190,40 +200,121 @@ def _journal_records(path: Path, text: str) -> list[dict[str, Any]] | None:
 def write_records(
     path: str | os.PathLike[str], records: Iterable[dict[str, Any]], append: bool = False
 ) -> None:
-    """Write ``records`` one per line, atomically; ``append`` keeps the lines already there.
+    """Write ``records`` one per line, atomically; ``append`` adds them after the lines
+    already there instead, writing only the new lines (a torn last line, left by a crash, is
+    cut off first: see :func:`append_lines`).
 
-    Only a regular file's lines are read back: a device or pipe (``--record /dev/stdout``)
-    is written to as it is, since reading it would wait on a terminal or a pipe for ever, or
-    (``/dev/full``, ``/dev/zero``) fill the memory.
+    A device or pipe (``--record /dev/stdout``) is written to as it is, never read back,
+    since reading it would wait on a terminal or a pipe for ever, or (``/dev/full``,
+    ``/dev/zero``) fill the memory.
     """
     p = Path(path)
-    old = ""
-    if append and p.is_file():
-        old = p.read_text(encoding="utf-8")
-        if old and not old.endswith("\n"):
-            old += "\n"
+    lines = [json.dumps(record, separators=(",", ":")) + "\n" for record in records]
+    if append or (p.exists() and not p.is_file()):
+        append_lines(p, lines, sync=True)
+        return
     with atomic_write(p, "w", encoding="utf-8") as f:
-        f.write(old)
-        for record in records:
-            f.write(json.dumps(record, separators=(",", ":")) + "\n")
+        f.writelines(lines)
+
+
+def append_lines(path: str | os.PathLike[str], lines: list[str], sync: bool = False) -> None:
+    """Append ``lines`` (each ending in a newline) to ``path`` in one write, in O(their size)
+    whatever the file's: a regular file whose last line was torn (a crash while writing it)
+    first loses that partial line, so every line stays a whole record; a device or a pipe is
+    written as it is. ``sync``: fsync the file before returning."""
+    data = "".join(lines).encode("utf-8")
+    p = Path(path)
+    try:
+        regular = stat.S_ISREG(p.stat().st_mode)
+    except FileNotFoundError:
+        regular = True
+    flags = os.O_APPEND | os.O_CREAT | (os.O_RDWR if regular else os.O_WRONLY)
+    fd = os.open(p, flags | getattr(os, "O_CLOEXEC", 0), 0o666)
+    try:
+        if regular:
+            _cut_torn_tail(fd)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        if sync:
+            _fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _cut_torn_tail(fd: int) -> None:
+    """Make a regular file end in a newline: a last line that is whole JSON (written by hand,
+    without its newline) gets one; a torn one (not JSON) is cut off."""
+    size = os.fstat(fd).st_size
+    if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
+        return
+    end, tail = size, b""
+    while end > 0:
+        start = max(0, end - 65536)
+        block = os.pread(fd, end - start, start)
+        newline = block.rfind(b"\n")
+        tail = block[newline + 1 :] + tail
+        if newline >= 0:
+            end = start + newline + 1
+            break
+        end = start
+    try:
+        json.loads(tail)
+    except ValueError:
+        os.ftruncate(fd, end)  # the torn line goes (it was never a whole record)
+    else:
+        os.write(fd, b"\n")
+
+
+def _fsync(fd: int) -> None:
+    with contextlib.suppress(OSError):  # a pipe or a terminal cannot be synced
+        os.fsync(fd)
 
 
 class RecordSink:
     """Where finished games go: appended to a JSON-lines file (thread-safe), or nowhere.
 
+    Each record is one line appended in O(its size) (:func:`append_lines`: the file is never
+    read or rewritten), flushed to the system at once; the file is fsynced at most every
+    ``sync_every`` seconds, and by :meth:`close`. A crash may lose the games of the last
+    ``sync_every`` seconds and tear the last line; the next append cuts a torn line off.
+
     Args:
         path: the file (None: keep nothing).
+        sync_every: seconds between fsyncs at most (0: after every record).
     """
 
-    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+    def __init__(self, path: str | os.PathLike[str] | None = None, sync_every: float = 1.0) -> None:
         self.path = path
+        self.sync_every = sync_every
         self._lock = threading.Lock()
+        self._synced = time.monotonic()
+        self._dirty = False
 
     def save(self, record: dict[str, Any]) -> None:
-        """Append ``record`` (atomically: the file is rewritten with the new line)."""
-        if self.path is not None:
-            with self._lock:
-                write_records(self.path, [record], append=True)
+        """Append ``record``."""
+        self.append_lines([json.dumps(record, separators=(",", ":")) + "\n"])
+
+    def append_lines(self, lines: list[str]) -> None:
+        """Append records already written as JSON lines (each ending in a newline)."""
+        if self.path is None or not lines:
+            return
+        with self._lock:
+            due = time.monotonic() - self._synced >= self.sync_every
+            append_lines(self.path, lines, sync=due)
+            if due:
+                self._synced, self._dirty = time.monotonic(), False
+            else:
+                self._dirty = True
+
+    def close(self) -> None:
+        """Fsync what was appended since the last fsync."""
+        if self.path is None:
+            return
+        with self._lock:
+            if self._dirty:
+                append_lines(self.path, [], sync=True)
+                self._dirty = False
 
 
 def pick(records: list[dict[str, Any]], index: int, where: str = "records") -> dict[str, Any]:

@@ -221,14 +221,10 @@ class GTPClient:
         except OSError as e:
             raise EngineError(f"cannot start engine {self.label!r}: {e.strerror or e}") from None
         self._lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
+        # The reader holds the pipe and the queue, not the client: a client nobody holds any
+        # more is collected (and its engine stopped by __del__) while its reader still waits.
         assert self.proc.stdout is not None
-        with contextlib.suppress(ValueError, OSError):
-            for line in self.proc.stdout:
-                self._lines.put(line)
-        self._lines.put(None)  # end of output: the engine died or closed its output
+        threading.Thread(target=_read, args=(self.proc.stdout, self._lines), daemon=True).start()
 
     def send(self, command: str, timeout: float | None = None) -> str:
         """Send one command; return the answer's text (without ``=``).
@@ -295,6 +291,46 @@ class GTPClient:
     def __del__(self) -> None:
         with contextlib.suppress(Exception):
             self.close()
+
+
+def _read(stdout: IO[str], lines: queue.Queue[str | None]) -> None:
+    """Put each line of an engine's output in ``lines``, then None at its end."""
+    with contextlib.suppress(ValueError, OSError):
+        for line in stdout:
+            lines.put(line)
+    lines.put(None)  # end of output: the engine died or closed its output
+
+
+class EngineSlots:
+    """How many external engines may run at once (a server's cap): each running engine holds a
+    slot from its start until it is closed.
+
+    >>> slots = EngineSlots(1)
+    >>> slots.take(), slots.take(), slots.running
+    (True, False, 1)
+    >>> slots.give_back(); slots.take()
+    True
+    """
+
+    def __init__(self, limit: int) -> None:
+        if limit < 0:
+            raise ValueError(f"engine limit must be >= 0, got {limit}")
+        self.limit = limit
+        self.running = 0
+        self._lock = threading.Lock()
+
+    def take(self) -> bool:
+        """Take a slot; False if all are taken."""
+        with self._lock:
+            if self.running >= self.limit:
+                return False
+            self.running += 1
+            return True
+
+    def give_back(self) -> None:
+        """Give a taken slot back."""
+        with self._lock:
+            self.running = max(0, self.running - 1)
 
 
 def find_path(start: Board, goal: Board, max_plies: int = 12) -> list[int] | None:

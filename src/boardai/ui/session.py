@@ -14,9 +14,12 @@ True
 
 from __future__ import annotations
 
+import contextlib
+import copy
+import logging
 import math
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from boardai.errors import UsageError
@@ -26,6 +29,8 @@ if TYPE_CHECKING:
     from boardai.agent import Agent
     from boardai.g2048.board import Board as Board2048
     from boardai.othello.board import Board as BoardOthello
+
+log = logging.getLogger(__name__)
 
 #: The positions of a game (a 2048 or an Othello board).
 S = TypeVar("S")
@@ -51,40 +56,129 @@ def evaluation(agent: Agent[S], state: S) -> list[float | None] | None:
     return [float(v) if v is not None and math.isfinite(v) else None for v in values]
 
 
-def keep(session: Any, sink: Any, source: str) -> None:
+def keep(session: Any, sink: Any, source: str) -> bool:
     """Save a played session's game to ``sink`` once (replays and games without a move are
-    not saved); ``source`` (``web``, ``tui``) goes into the record."""
+    not saved); ``source`` (``web``, ``tui``) goes into the record. False if the sink said it
+    did not keep it (a full queue: :class:`~boardai.ui.web.protocol.BackgroundSink`)."""
     if session.kind == "replay" or session.saved or not session.game.moves:
-        return
+        return True
     record = session.record()
     record["source"] = source
-    sink.save(record)
+    kept = sink.save(record) is not False
     session.saved = True
+    return kept
 
 
 class AgentCache(Generic[S]):
-    """Players built from specs once per session (they may hold caches or loaded models);
-    the least recently used goes when more than :attr:`SIZE` are asked for."""
+    """Players built from specs once per session (they may hold caches, loaded models or an
+    engine's process); the least recently used goes (and is closed) when more than
+    :attr:`SIZE` are asked for.
+
+    A player is lent to one caller at a time (:meth:`use`): one asked for while it is lent
+    (a cancelled search still thinking with it) is built anew, so no two threads ever share
+    one. A ``budget`` (:class:`~boardai.ui.web.players.PlayerBudget`) may take back idle
+    players to bound the memory of all sessions together; they are built again if asked for.
+
+    Args:
+        make: builds a player from a spec and a seed.
+        seed: the seed each player is built with.
+        budget: what the players' memory is charged to (None: nothing).
+    """
 
     SIZE = 4
 
-    def __init__(self, make: MakeAgent[S], seed: int | None) -> None:
+    def __init__(self, make: MakeAgent[S], seed: int | None, budget: Any = None) -> None:
         self._make = make
         self._seed = seed
-        self._agents: dict[str, Agent[S]] = {}
+        self._budget = budget
+        self._agents: dict[str, Agent[S]] = {}  # the idle ones, least recently used first
+        self._lock = threading.Lock()
+        self._closed = False
 
-    def get(self, spec: str) -> Agent[S]:
-        """The player ``spec`` names (UsageError for a bad spec)."""
+    @staticmethod
+    def _spec(spec: str) -> str:
         if not isinstance(spec, str) or not spec.strip():
             raise UsageError("no player given")
-        spec = spec.strip()
-        agent = self._agents.pop(spec, None)
+        return spec.strip()
+
+    def get(self, spec: str) -> Agent[S]:
+        """The player ``spec`` names, built if need be and kept (UsageError for a bad spec)."""
+        with self.use(spec) as agent:
+            return agent
+
+    @contextlib.contextmanager
+    def use(self, spec: str) -> Iterator[Agent[S]]:
+        """Lend the player ``spec`` names for the block, then keep it for the next caller."""
+        spec = self._spec(spec)
+        with self._lock:
+            agent = self._agents.pop(spec, None)
+        if self._budget is not None and agent is not None:
+            self._budget.lent(self, spec)
         if agent is None:
             agent = self._make(spec, self._seed)
-        self._agents[spec] = agent  # most recently used last
-        while len(self._agents) > self.SIZE:
-            del self._agents[next(iter(self._agents))]
-        return agent
+        try:
+            yield agent
+        finally:
+            self._give_back(spec, agent)
+
+    def _give_back(self, spec: str, agent: Agent[S]) -> None:
+        dropped: dict[str, Agent[S]] = {}
+        kept = False
+        with self._lock:
+            if self._closed or spec in self._agents:  # closed, or built anew meanwhile
+                dropped[""] = agent
+            else:
+                self._agents[spec] = agent  # most recently used last
+                kept = True
+                while len(self._agents) > self.SIZE:
+                    old = next(iter(self._agents))
+                    dropped[old] = self._agents.pop(old)
+        # the budget is told outside the lock: it may take players back from other sessions
+        for old, gone in dropped.items():
+            if self._budget is not None and old:
+                self._budget.lent(self, old)
+            close_agent(gone)
+        if kept and self._budget is not None:
+            self._budget.idle(self, spec, agent)
+
+    def drop(self, spec: str) -> None:
+        """Let go of the idle player ``spec`` (the budget taking memory back): it is built
+        again if asked for. A lent one is not touched."""
+        with self._lock:
+            agent = self._agents.pop(spec, None)
+        if agent is not None:
+            close_agent(agent)
+
+    def release(self) -> None:
+        """Close and forget the idle players (a game over: its engines stop); the cache goes
+        on working, building players again if asked for."""
+        with self._lock:
+            agents, self._agents = list(self._agents.values()), {}
+        if self._budget is not None:
+            self._budget.forget(self)
+        for agent in agents:
+            close_agent(agent)
+
+    def close(self) -> None:
+        """Close and forget every idle player; players lent now are closed as they come back."""
+        with self._lock:
+            self._closed = True
+            agents, self._agents = list(self._agents.values()), {}
+        if self._budget is not None:
+            self._budget.forget(self)
+        for agent in agents:
+            close_agent(agent)
+
+
+def close_agent(agent: object) -> None:
+    """Stop what ``agent`` holds (an engine's process), if it has a ``close()``; a failure is
+    logged, never raised (it runs as games end and sockets close)."""
+    close = getattr(agent, "close", None)
+    if callable(close):
+        try:
+            close()
+        except Exception:
+            log.exception("could not close player %r", getattr(agent, "name", agent))
 
 
 class Session2048:
@@ -97,6 +191,7 @@ class Session2048:
         p4: probability that a spawned tile is a 4.
         make: builds a player from a spec and a seed (default: any 2048 player; the web app
             passes only what its server offers, see :mod:`boardai.ui.web.players`).
+        budget: what the players' memory is charged to (see :class:`AgentCache`).
     """
 
     kind = "2048"
@@ -108,6 +203,7 @@ class Session2048:
         grid: Sequence[Sequence[int]] | None = None,
         p4: float = 0.1,
         make: MakeAgent[Board2048] | None = None,
+        budget: Any = None,
     ) -> None:
         from boardai.g2048.agents import make_agent
         from boardai.g2048.board import Board
@@ -120,7 +216,7 @@ class Session2048:
             except ValueError as e:
                 raise UsageError(f"bad board: {e}") from None
         self.game = Game(seed, p4=p4, board=board)
-        self.agents: AgentCache[Board2048] = AgentCache(make or make_agent, seed)
+        self.agents: AgentCache[Board2048] = AgentCache(make or make_agent, seed, budget)
         self.tracker = TileTracker(self.game.board.exponents())
         self.animation = self.tracker.reset(self.game.board.exponents())
 
@@ -148,34 +244,46 @@ class Session2048:
         """The move player ``spec`` would make here, and its values of the actions if any."""
         from boardai.g2048.board import ACTION_NAMES
 
-        agent = self.agents.get(spec)
-        if self.game.is_over():
-            raise UsageError("the game is over: no move to hint")
-        action = int(agent.act(self.game.board))
-        return {
-            "player": spec,
-            "action": action,
-            "move": ACTION_NAMES[action],
-            "values": evaluation(agent, self.game.board),
-        }
+        with self.agents.use(spec) as agent:
+            if self.game.is_over():
+                raise UsageError("the game is over: no move to hint")
+            action = int(agent.act(self.game.board))
+            values = evaluation(agent, self.game.board)
+        return {"player": spec, "action": action, "move": ACTION_NAMES[action], "values": values}
 
     def step(self, spec: str) -> None:
         """Let player ``spec`` make the next move (autoplay)."""
         from boardai.arena.play import IllegalMoveError, play_2048
 
-        agent = self.agents.get(spec)
-        if self.game.is_over():
-            raise UsageError("the game is over")
-        try:
-            turn = next(play_2048(self.game, agent))
-        except IllegalMoveError as e:
-            raise UsageError(f"player {spec!r}: {e}") from None
+        with self.agents.use(spec) as agent:
+            if self.game.is_over():
+                raise UsageError("the game is over")
+            try:
+                turn = next(play_2048(self.game, agent))
+            except IllegalMoveError as e:
+                raise UsageError(f"player {spec!r}: {e}") from None
         step = self.game.steps[-1]
         self.animation = self.tracker.slide(turn.action, (step.cell, step.value))
 
     def record(self) -> dict[str, Any]:
         """The game's record (see :mod:`boardai.records`)."""
         return self.game.to_record()
+
+    def fork(self) -> Session2048:
+        """A copy to play a request on, sharing the players: kept if the request ends, left
+        behind if it is cancelled (O(moves) list copies: microseconds)."""
+        twin = copy.copy(self)
+        game = twin.game = copy.copy(self.game)
+        game.steps = list(game.steps)
+        game._undo = list(game._undo)
+        game.start = list(game.start)
+        game.rng = copy.deepcopy(game.rng)
+        twin.tracker = copy.deepcopy(self.tracker)
+        return twin
+
+    def close(self) -> None:
+        """Let go of the players (an engine's process stops); they are built again if asked."""
+        self.agents.close()
 
     def state(self) -> dict[str, Any]:
         """What a screen draws: the board, score, whether it is won or over, the animation."""
@@ -320,6 +428,7 @@ class SessionOthello:
         seed: seeds the players' randomness.
         start: the first position (an Othello ``Board``; the standard one by default).
         make: builds a player from a spec and a seed (default: any Othello player).
+        budget: what the players' memory is charged to (see :class:`AgentCache`).
     """
 
     kind = "othello"
@@ -332,6 +441,7 @@ class SessionOthello:
         seed: int | None = None,
         start: BoardOthello | None = None,
         make: MakeAgent[BoardOthello] | None = None,
+        budget: Any = None,
     ) -> None:
         from boardai.othello.agents import make_agent
         from boardai.othello.board import COLOR_NAMES
@@ -340,17 +450,21 @@ class SessionOthello:
         if human not in COLOR_NAMES:
             raise UsageError(f"human must be black or white, not {human!r}")
         self.human = COLOR_NAMES.index(human)
-        self.agents: AgentCache[BoardOthello] = AgentCache(make or make_agent, seed)
+        self.agents: AgentCache[BoardOthello] = AgentCache(make or make_agent, seed, budget)
         #: Set to stop the opponent's replies between moves (its client went away).
         self.stop = threading.Event()
         self.player = player.strip()
-        self.opponent = self.agents.get(self.player)
         names = ("person", self.player)
         self.game = Game(start, players=names if self.human == 0 else names[::-1])
         #: Who made the person's moves: "person", and the players of :meth:`step`.
         self.movers: set[str] = set()
         self.message = ""
-        self._reply()
+        try:
+            self.agents.get(self.player)  # a bad spec fails here, before the game
+            self._reply()
+        except BaseException:
+            self.close()  # an engine started for the first reply stops with the game
+            raise
 
     def _reply(self) -> None:
         """Let the opponent move until it is the person's turn or the game is over."""
@@ -363,12 +477,14 @@ class SessionOthello:
                 raise UsageError("stopped")
 
         notes = []
-        players = (None, self.opponent) if self.human == 0 else (self.opponent, None)
         check_stop()
-        for turn in play_othello(self.game, players, ask_to_pass=False):
-            if turn.action == PASS:
-                notes.append(f"{COLOR_NAMES[1 - self.human]} passes")
-            check_stop()
+        if not self.game.is_over() and self.game.board.to_move != self.human:
+            with self.agents.use(self.player) as opponent:
+                players = (None, opponent) if self.human == 0 else (opponent, None)
+                for turn in play_othello(self.game, players, ask_to_pass=False):
+                    if turn.action == PASS:
+                        notes.append(f"{COLOR_NAMES[1 - self.human]} passes")
+                    check_stop()
         if not self.game.is_over() and self.game.board.legal_actions() == [PASS]:
             notes.append("you have no move: pass")
         self.message = "; ".join(notes)
@@ -393,12 +509,12 @@ class SessionOthello:
         if self.game.is_over():
             raise UsageError("the game is over")
         self._check_turn()
-        agent = self.agents.get(spec)
-        players = (agent, None) if self.human == 0 else (None, agent)
-        try:
-            next(play_othello(self.game, players, ask_to_pass=False))
-        except IllegalMoveError as e:
-            raise UsageError(f"player {spec!r}: {e}") from None
+        with self.agents.use(spec) as agent:
+            players = (agent, None) if self.human == 0 else (None, agent)
+            try:
+                next(play_othello(self.game, players, ask_to_pass=False))
+            except IllegalMoveError as e:
+                raise UsageError(f"player {spec!r}: {e}") from None
         self.movers.add(spec.strip())
         self._reply()
 
@@ -424,10 +540,25 @@ class SessionOthello:
 
         if self.game.is_over() or self.game.board.to_move != self.human:
             raise UsageError("no move to hint: it is not your turn")
-        agent = self.agents.get(spec)
-        action = int(agent.act(self.game.board))
-        values = evaluation(agent, self.game.board)
+        with self.agents.use(spec) as agent:
+            action = int(agent.act(self.game.board))
+            values = evaluation(agent, self.game.board)
         return {"player": spec, "action": action, "move": action_text(action), "values": values}
+
+    def fork(self) -> SessionOthello:
+        """A copy to play a request on, sharing the players, with a stop of its own: kept if
+        the request ends, left behind (and stopped) if it is cancelled."""
+        twin = copy.copy(self)
+        game = twin.game = copy.copy(self.game)
+        game.moves = list(game.moves)
+        game._boards = list(game._boards)
+        twin.movers = set(self.movers)
+        twin.stop = threading.Event()
+        return twin
+
+    def close(self) -> None:
+        """Let go of the players (an engine's process stops); they are built again if asked."""
+        self.agents.close()
 
     def record(self) -> dict[str, Any]:
         """The game's record (see :mod:`boardai.records`): the person's side is named for the

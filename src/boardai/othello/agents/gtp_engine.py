@@ -4,13 +4,25 @@ grhino), driven as a subprocess. A crashed, silent or confused engine raises
 
 from __future__ import annotations
 
+import contextlib
 import shlex
 from dataclasses import dataclass
 
 from boardai.errors import UsageError
 from boardai.othello.agents import REGISTRY
 from boardai.othello.board import COLOR_NAMES, PASS, Board, parse_action
-from boardai.othello.gtp import EngineError, EngineRefusedError, GTPClient, find_path, vertex
+from boardai.othello.gtp import (
+    EngineError,
+    EngineRefusedError,
+    EngineSlots,
+    GTPClient,
+    find_path,
+    vertex,
+)
+
+
+class TooManyEnginesError(UsageError):
+    """Every engine slot of the server is taken (see :class:`~boardai.othello.gtp.EngineSlots`)."""
 
 
 @dataclass
@@ -40,19 +52,38 @@ class GTPOptions:
 
 class GTPAgent:
     """Keeps the engine's board in step with the positions it is asked about: the moves since
-    its last position are sent with ``play``, a new game with ``clear_board``."""
+    its last position are sent with ``play``, a new game with ``clear_board``.
+
+    Attributes:
+        engine_slots: where a server caps its engines (None: no cap): the engine holds a slot
+            from its start until :meth:`close`; with none free, a move raises
+            :class:`TooManyEnginesError`.
+    """
 
     def __init__(self, opts: GTPOptions, name: str = "gtp") -> None:
         self.name = name
         self.opts = opts
         self.client: GTPClient | None = None
         self.board = Board.initial()
+        self.engine_slots: EngineSlots | None = None
+        self._slot: EngineSlots | None = None  # the slots a slot was taken from
 
     def _engine(self) -> GTPClient:
         if self.client is None or self.client.proc.poll() is not None:
-            self.client = GTPClient(self.opts.cmd, self.opts.timeout)
-            self.client.send("boardsize 8")
-            self.client.send("clear_board")
+            if self._slot is None and self.engine_slots is not None:
+                if not self.engine_slots.take():
+                    raise TooManyEnginesError(
+                        f"player {self.name!r}: this server runs at most "
+                        f"{self.engine_slots.limit} engines at once, all busy: try again later"
+                    )
+                self._slot = self.engine_slots
+            try:
+                self.client = GTPClient(self.opts.cmd, self.opts.timeout)
+                self.client.send("boardsize 8")
+                self.client.send("clear_board")
+            except BaseException:
+                self.close()
+                raise
             self.board = Board.initial()
         return self.client
 
@@ -102,10 +133,19 @@ class GTPAgent:
         return action
 
     def close(self) -> None:
-        """Stop the engine process."""
-        if self.client is not None:
-            self.client.close()
-            self.client = None
+        """Stop the engine process (a later move starts it again)."""
+        client, self.client = self.client, None
+        try:
+            if client is not None:
+                client.close()
+        finally:
+            slot, self._slot = self._slot, None
+            if slot is not None:
+                slot.give_back()
+
+    def __del__(self) -> None:  # a player dropped unclosed still stops its engine
+        with contextlib.suppress(Exception):
+            self.close()
 
 
 @REGISTRY.register("gtp", GTPOptions)

@@ -47,6 +47,10 @@ import json
 import logging
 import math
 import os
+import re
+import threading
+import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from functools import partial
@@ -79,9 +83,26 @@ MAX_REPLAY_MOVES = 100_000
 GAMES = ("2048", "othello")
 
 
+#: An absolute path in a message: a slash that starts a word (not ``a/b``, not ``http://``).
+_ABSOLUTE_PATH = re.compile(r"(?<![\w.:/~-])/[^\s'\",;:()\[\]{}]*")
+
+
+def public_text(message: str) -> str:
+    """``message`` with every absolute path replaced by ``<path>``: a page learns nothing of
+    the server's files (where its models, engines or home are), nor which of the paths it
+    names exist.
+
+    >>> public_text("engine '/usr/games/gtp-rhino -l 3' died; /home/u/m.npz: damaged")
+    "engine '<path> -l 3' died; <path>: damaged"
+    >>> public_text("depth=1..6, up/down, http://localhost:3000")
+    'depth=1..6, up/down, http://localhost:3000'
+    """
+    return _ABSOLUTE_PATH.sub("<path>", message)
+
+
 def error(message: str, request: str | None = None) -> dict[str, Any]:
-    """An error reply."""
-    return {"type": "error", "message": message, "request": request}
+    """An error reply (without the server's paths: :func:`public_text`)."""
+    return {"type": "error", "message": public_text(message), "request": request}
 
 
 def _parse_int(text: str) -> int:
@@ -152,37 +173,118 @@ class Sink(Protocol):
     def save(self, record: dict[str, Any]) -> None: ...
 
 
-class BackgroundSink:
-    """A sink whose records are written by a thread of their own, in turn.
+#: Bytes of records waiting to be written, at most (a 2048 game of 5,000 moves is ~100 KB).
+MAX_PENDING = 32 * 1024 * 1024
+#: Seconds a finished game waits for room in a full queue before it is not kept.
+SAVE_WAIT = 0.5
+#: Seconds the server's shutdown waits for the records still queued.
+CLOSE_WAIT = 3.0
 
-    Saving rewrites the record file, which takes long once it is big, and waits for ever on a
-    pipe nobody reads yet: done on the event loop (a socket closing) or in a request's thread,
-    it would stall every socket or the request. A write that fails (a full disk) is logged in
-    one line and the game goes on.
+
+class BackgroundSink:
+    """A sink whose records are written by a thread of their own, in turn, in batches.
+
+    Writing waits on the disk, or for ever on a pipe nobody reads yet: done on the event loop
+    (a socket closing) or in a request's thread, it would stall every socket or the request.
+    A write that fails (a full disk) is logged in one line and the game goes on.
+
+    The queue is bounded: records are queued as their JSON line, at most ``max_bytes`` of
+    them; a game finished while it is full waits up to ``wait`` seconds for room, then is not
+    kept (:meth:`save` says so, and the log). :meth:`close` waits at most ``close_wait``
+    seconds for the rest.
     """
 
-    def __init__(self, sink: Sink) -> None:
+    def __init__(
+        self,
+        sink: Sink,
+        max_bytes: int = MAX_PENDING,
+        wait: float = SAVE_WAIT,
+        close_wait: float = CLOSE_WAIT,
+    ) -> None:
         self.sink = sink
-        self._writer = ThreadPoolExecutor(1, thread_name_prefix="boardai-save")
+        self.max_bytes = max_bytes
+        self.wait = wait
+        self.close_wait = close_wait
+        self.dropped = 0  #: games not kept: the queue stayed full
+        self._lines: deque[str] = deque()
+        self._bytes = 0
+        self._closed = False
+        self._changed = threading.Condition()
+        self._writer = threading.Thread(target=self._run, name="boardai-save", daemon=True)
+        self._writer.start()
 
-    def save(self, record: dict[str, Any]) -> None:
-        """Queue ``record`` for writing (its game may change meanwhile: it is its own dict)."""
-        try:
-            self._writer.submit(self._write, record)
-        except RuntimeError:  # closed: the server is stopping, so write it now
-            self._write(record)
+    @property
+    def pending(self) -> int:
+        """Bytes of records waiting to be written."""
+        return self._bytes
 
-    def _write(self, record: dict[str, Any]) -> None:
+    def save(self, record: dict[str, Any]) -> bool:
+        """Queue ``record`` for writing (serialized now: its game may change meanwhile).
+        False if it was not kept (the queue stayed full for ``wait`` seconds)."""
+        line = json.dumps(record, separators=(",", ":")) + "\n"
+        with self._changed:
+            deadline = time.monotonic() + self.wait
+            while self._lines and self._bytes + len(line) > self.max_bytes and not self._closed:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    self.dropped += 1
+                    log.warning(
+                        "a finished game was not kept: %d bytes of records wait to be written",
+                        self._bytes,
+                    )
+                    return False
+                self._changed.wait(left)
+            if not self._closed or self._writer.is_alive():
+                self._lines.append(line)
+                self._bytes += len(line)
+                self._changed.notify_all()
+                return True
+        self._write([line])  # the server is stopping and the writer is done: write it now
+        return True
+
+    def _run(self) -> None:
+        while True:
+            with self._changed:
+                while not self._lines and not self._closed:
+                    self._changed.wait()
+                if not self._lines:
+                    return  # closed, and nothing left
+                batch = list(self._lines)
+            self._write(batch)
+            with self._changed:
+                for _ in batch:
+                    self._bytes -= len(self._lines.popleft())
+                self._changed.notify_all()
+
+    def _write(self, lines: list[str]) -> None:
         try:
-            self.sink.save(record)
+            append = getattr(self.sink, "append_lines", None)
+            if append is not None:
+                append(lines)
+            else:
+                for line in lines:
+                    self.sink.save(json.loads(line))
         except OSError as e:
-            log.warning("could not save a finished game: %s", e)
+            log.warning("could not save %d finished game(s): %s", len(lines), e)
         except Exception:
-            log.exception("could not save a finished game")
+            log.exception("could not save %d finished game(s)", len(lines))
 
     def close(self) -> None:
-        """Take no more records; those queued are still written (before the process ends)."""
-        self._writer.shutdown(wait=False)
+        """Take no more records into the queue; wait up to ``close_wait`` seconds for those
+        queued to be written (a pipe nobody reads may hold them for ever: they are then lost,
+        and the log says how many bytes)."""
+        with self._changed:
+            self._closed = True
+            self._changed.notify_all()
+        self._writer.join(self.close_wait)
+        if self._writer.is_alive():
+            log.warning("stopping with %d bytes of records not written", self._bytes)
+        close = getattr(self.sink, "close", None)
+        if callable(close) and not self._writer.is_alive():
+            try:
+                close()
+            except OSError as e:
+                log.warning("could not close the record file: %s", e)
 
 
 _POOL: ThreadPoolExecutor | None = None
@@ -221,6 +323,16 @@ def _str(msg: dict[str, Any], key: str, default: str | None = None) -> str:
     return value
 
 
+class _Search:
+    """One search of a socket: the session it works on, and whether it was cancelled."""
+
+    def __init__(self, kind: str, session: Any, before: Any = None) -> None:
+        self.kind = kind
+        self.session = session  #: what the search plays on (a fork for a move or a step)
+        self.before = before  #: the socket's session before a forked search, given back on cancel
+        self.cancelled = False
+
+
 class Connection:
     """The state of one socket: its game (or replay) and how to answer each request.
 
@@ -250,7 +362,10 @@ class Connection:
         self.quick = quick or default_quick_pool()
         self.search: asyncio.Task[None] | None = None  # delivers this socket's search reply
         self._thinking: Future[dict[str, Any]] | None = None  # the search in the pool
-        self._search_kind: str | None = None
+        self._current: _Search | None = None  # that search
+        self._local = threading.local()  # in a search's thread: its _Search
+        self._lock = threading.Lock()  # cancelling against a search installing its session
+        self._closed = False
         self._handlers: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "new": self._new,
             "move": self._move,
@@ -278,8 +393,8 @@ class Connection:
 
     @property
     def busy(self) -> bool:
-        """Whether a search of this socket is queued or running (even if cancelled: the
-        game is not touched until its thread is done)."""
+        """Whether a search of this socket is queued or running. A cancelled one is not: it
+        thinks on in its thread, on a copy of the game that nobody keeps."""
         return self._thinking is not None and not self._thinking.done()
 
     async def dispatch(
@@ -301,17 +416,23 @@ class Connection:
             return
         assert isinstance(kind, str)
         if self.busy and kind not in ("agents", "cancel"):
-            message = f"busy: a player is still thinking for {self._search_kind!r} (or send cancel)"
+            what = self._current.kind if self._current is not None else None
+            message = f"busy: a player is still thinking for {what!r} (or send cancel)"
             await send(_with_id(error(message, kind), rid))
             return
         if kind in ("agents", "cancel"):  # quick, and must not wait behind a search
             await send(_with_id(self._call(handler, msg), rid))
         elif self._is_search(kind, msg):
-            stop = getattr(self.session, "stop", None)
-            if stop is not None:
-                stop.clear()  # nothing runs on this game now (not busy)
-            self._search_kind = kind
-            self._thinking = self.pool.submit(self._call, handler, msg)
+            session = self.session
+            if kind in ("move", "step") and getattr(session, "fork", None) is not None:
+                # played on a copy (microseconds): a cancel gives the game back as it was,
+                # at once, while the search finishes in its thread on the copy
+                search = _Search(kind, session.fork(), before=session)
+                self.session = search.session
+            else:
+                search = _Search(kind, session)
+            self._current = search
+            self._thinking = self.pool.submit(self._searching, search, handler, msg)
             self.search = asyncio.create_task(self._deliver(self._thinking, send, rid))
         else:  # quick, but may load a module or read a long record: off the event loop
             quick = asyncio.get_running_loop().run_in_executor(self.quick, self._call, handler, msg)
@@ -334,6 +455,19 @@ class Connection:
         with contextlib.suppress(Exception):  # the socket closed meanwhile: nobody to tell
             await send(_with_id(reply, rid))
 
+    def _searching(
+        self,
+        search: _Search,
+        handler: Callable[[dict[str, Any]], dict[str, Any]],
+        msg: dict[str, Any],
+    ) -> dict[str, Any]:
+        """Run a search in a pool thread, on its own session (:meth:`_need`)."""
+        self._local.search = search
+        try:
+            return self._call(handler, msg)
+        finally:
+            self._local.search = None
+
     def _call(
         self, handler: Callable[[dict[str, Any]], dict[str, Any]], msg: dict[str, Any]
     ) -> dict[str, Any]:
@@ -347,53 +481,83 @@ class Connection:
             return error(f"internal error: {type(e).__name__}: {e}", kind)
 
     def cancel(self) -> bool:
-        """Drop this socket's search: a queued one never runs, a running one's reply is
-        dropped and an Othello reply stops before its next move. True if there was one."""
-        task, thinking = self.search, self._thinking
-        if task is None or task.done() or thinking is None:
+        """Drop this socket's search, and free the socket at once: a queued one never runs; a
+        running one's reply is dropped, and the game is as it was before the request (the
+        search goes on in its thread on a copy nobody keeps; an Othello reply on it stops
+        before its next move). True if there was one."""
+        task, thinking, search = self.search, self._thinking, self._current
+        if task is None or task.done() or thinking is None or search is None:
             return False
         thinking.cancel()  # succeeds only while it waits for a thread
-        stop = getattr(self.session, "stop", None)
-        if stop is not None:
-            stop.set()
+        with self._lock:
+            search.cancelled = True
+            if search.before is not None and self.session is search.session:
+                self.session = search.before
+        stop = getattr(search.session, "stop", None)
+        if stop is not None and search.before is not None:
+            stop.set()  # the copy's reply: no more moves on it
         task.cancel()
+        self._thinking = self._current = None
         return True
 
     def close(self) -> None:
-        """The socket closed: drop its search, keep the game if it had moves (once a search
-        still running is done with it)."""
+        """The socket closed: drop its search, keep the game if it had moves, and let go of
+        its players (an engine's process stops; one still thinking stops when it is done).
+        Blocks up to a second an engine (run it off the event loop)."""
         self.cancel()
-        if self.busy:
-            assert self._thinking is not None
-            self._thinking.add_done_callback(lambda _: self._save_quietly())
-        else:
-            self._save()
+        self._closed = True
+        session, self.session = self.session, None
+        self._retire(session)
 
-    def _save_quietly(self) -> None:
+    def _retire(self, session: Any) -> None:
+        """Keep ``session``'s game (if it had moves) and let go of its players."""
+        if session is None:
+            return
         try:
-            self._save()
-        except Exception:  # a full disk must not kill a search thread
-            log.exception("could not save the game of a closed socket")
+            keep(session, self.sink, "web")
+        finally:
+            close = getattr(session, "close", None)
+            if close is not None:
+                close()
+
+    def _replace(self, session: Any) -> None:
+        """Make ``session`` this socket's game; the one it replaces is kept and let go. A
+        cancelled search's new game is let go instead (its socket has moved on)."""
+        search = getattr(self._local, "search", None)
+        with self._lock:
+            if self._closed or (search is not None and search.cancelled):
+                old = session
+            else:
+                old, self.session = self.session, session
+        if old is session:
+            close = getattr(session, "close", None)
+            if close is not None:
+                close()
+            return
+        self._retire(old)
 
     # -- requests -------------------------------------------------------------------------
 
     def _need(self, kind: str | None = None) -> Any:
-        if self.session is None:
+        search = getattr(self._local, "search", None)
+        session = search.session if search is not None else self.session
+        if session is None:
             raise UsageError("no game yet: send a 'new' message first")
-        if kind is not None and self.session.kind != kind:
-            raise UsageError(f"this socket is showing a {self.session.kind}, not a {kind} game")
-        return self.session
+        if kind is not None and session.kind != kind:
+            raise UsageError(f"this socket is showing a {session.kind}, not a {kind} game")
+        return session
 
     def _state(self) -> dict[str, Any]:
         session = self._need()
         state = session.state()
-        if state.get("over"):
-            self._save()
-        return {"type": "state", **state}
-
-    def _save(self) -> None:
-        if self.session is not None:
-            keep(self.session, self.sink, "web")
+        reply = {"type": "state", **state}
+        if state.get("over") and session.kind != "replay" and not session.saved:
+            if keep(session, self.sink, "web") is False:
+                reply["message"] = "this game was not kept: the server is saving too many"
+            agents = getattr(session, "agents", None)
+            if agents is not None:
+                agents.release()  # the game is over: its engines stop (undo starts them again)
+        return reply
 
     def _new(self, msg: dict[str, Any]) -> dict[str, Any]:
         game = msg.get("game")
@@ -402,7 +566,12 @@ class Connection:
         if game == "2048":
             seed = _int(msg, "seed", 0, 2**63 - 1)
             grid = msg.get("board")
-            session: Any = Session2048(seed, grid=grid, make=partial(self.offers.make, "2048"))
+            session: Any = Session2048(
+                seed,
+                grid=grid,
+                make=partial(self.offers.make, "2048"),
+                budget=self.offers.budget,
+            )
         else:
             human = _str(msg, "human", "black")
             seed = _int(msg, "seed", 0, 2**63 - 1)
@@ -411,9 +580,12 @@ class Connection:
                 player=_str(msg, "player", "random"),
                 seed=seed,
                 make=partial(self.offers.make, "othello"),
+                budget=self.offers.budget,
             )
-        self._save()
-        self.session = session
+        self._replace(session)
+        search = getattr(self._local, "search", None)
+        if search is not None:
+            search.session = session  # its reply is this game's state
         return self._state()
 
     def _move(self, msg: dict[str, Any]) -> dict[str, Any]:
@@ -464,8 +636,7 @@ class Connection:
             session = SessionReplay(record)
         except ValueError as e:
             raise UsageError(f"bad record: {e}") from None
-        self._save()
-        self.session = session
+        self._replace(session)
         return self._state()
 
     def _seek(self, msg: dict[str, Any]) -> dict[str, Any]:
