@@ -71,7 +71,8 @@ class BoardScreen(Screen[None]):
         yield Static(id="status")
         yield Static(id="board")
         yield Static(id="note")
-        yield Footer()
+        # Compact, without the palette's key: every key of the busiest screen fits 80 columns.
+        yield Footer(compact=True, show_command_palette=False)
 
     def show(
         self, status: str | None = None, board: Text | str | None = None, note: str | None = None
@@ -108,7 +109,7 @@ class Screen2048(BoardScreen):
         ("space", "autoplay", "autoplay"),
         ("plus,equals_sign", "speed(1)", "faster"),
         ("minus", "speed(-1)", "slower"),
-        ("p", "player", "next player"),
+        ("p", "player", "player"),
     ]
 
     def __init__(self, players: list[str], seed: int | None, sink: SafeSink) -> None:
@@ -232,12 +233,12 @@ class ScreenOthello(BoardScreen):
         ("enter,space", "play", "play"),
         ("full_stop", "pass", "pass"),
         ("u", "undo", "undo"),
-        ("n", "new", "new game"),
-        ("c", "colour", "swap colours"),
-        ("o", "opponent", "next opponent"),
+        ("n", "new", "new"),
+        ("c", "colour", "colours"),
+        ("o", "opponent", "opponent"),
         ("h", "hint", "hint"),
-        ("a", "autoplay", "autoplay"),
-        ("p", "player", "next player"),
+        ("a", "autoplay", "auto"),
+        ("p", "player", "player"),
     ]
 
     def __init__(
@@ -394,8 +395,8 @@ class ScreenReplay(BoardScreen):
         ("right", "step(1)", "forward"),
         ("home", "jump(0)", "start"),
         ("end", "jump(-1)", "end"),
-        ("space", "play", "play/pause"),
-        ("left_square_bracket", "game(-1)", "previous game"),
+        ("space", "play", "play"),
+        ("left_square_bracket", "game(-1)", "last game"),
         ("right_square_bracket", "game(1)", "next game"),
     ]
 
@@ -501,11 +502,13 @@ class BoardApp(App[None]):
     #board { padding: 1 1 0 1; width: auto; }
     #note { padding: 0 1; color: $warning; }
     """
+    # The screens' own keys fill the footer; these four are named in the header.
+    SUB_TITLE = "1 2048 · 2 Othello · 3 replay · q quit"
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
-        ("1", "switch_mode('2048')", "2048"),
-        ("2", "switch_mode('othello')", "Othello"),
-        ("3", "switch_mode('replay')", "replay"),
-        ("q", "quit", "quit"),
+        Binding("1", "switch_mode('2048')", "2048", show=False),
+        Binding("2", "switch_mode('othello')", "Othello", show=False),
+        Binding("3", "switch_mode('replay')", "replay", show=False),
+        Binding("q", "quit", "quit", show=False),
     ]
 
     def __init__(
