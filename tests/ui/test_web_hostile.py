@@ -370,3 +370,28 @@ def test_the_page_lists_only_offered_players(server):
         listing = json.loads(r.read())
     assert "gtp" not in listing["othello"]
     assert "depth=1..6" in listing["options"]["2048"]["expectimax"]
+
+
+def test_head_of_the_page_is_answered_like_get(server):
+    request = urllib.request.Request(f"http://127.0.0.1:{server}/", method="HEAD")
+    with urllib.request.urlopen(request, timeout=10) as r:
+        assert r.status == 200 and r.read() == b""
+        assert r.headers["content-type"].startswith("text/html")
+
+
+def test_cancel_frees_the_socket_at_once_and_gives_the_game_back(server):
+    """A running search cancelled: the socket takes its next request while the search thinks
+    on (on a copy of the game nobody keeps), and the game is as it was before the request."""
+    slow = "alphabeta:depth=20,time=5"
+    with connect(ws_url(server)) as ws:
+        state = ask(ws, {"type": "new", "game": "othello", "human": "black", "player": slow})
+        assert state["type"] == "state" and state["moves"] == []
+        ws.send(json.dumps({"type": "move", "move": "d3", "id": 1}))  # the reply thinks 5 s
+        time.sleep(0.5)  # running, not queued: the server has one search thread
+        assert ask(ws, {"type": "cancel", "id": 2})["cancelled"] is True
+        record = ask(ws, {"type": "record", "id": 3}, timeout=3)
+        assert record["id"] == 3 and record["record"]["moves"] == []  # d3 taken back too
+        again = ask(ws, {"type": "new", "game": "2048", "seed": 3, "id": 4}, timeout=3)
+        assert again["type"] == "state" and again["id"] == 4  # not "busy"
+        with pytest.raises(TimeoutError):  # the cancelled search never answers
+            ws.recv(timeout=6)

@@ -88,6 +88,14 @@ boardai serve --host 0.0.0.0 --allow-host boards.lan   # ... also by that name
         default=None,
         help="searches run at once, server-wide (default: the cores this process may use)",
     )
+    p.add_argument(
+        "--max-engines",
+        type=positive_int,
+        default=None,
+        help="external engines (--add-player ... gtp:cmd=...) running at once, server-wide; "
+        "a game that would start one more gets an error (default 8). Each game's engine stops "
+        "when the game ends, is replaced, or its page closes",
+    )
     p.set_defaults(func=run)
 
 
@@ -100,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
 
     from boardai.errors import UsageError
     from boardai.ui.web.app import ANY_ADDRESS, create_app
-    from boardai.ui.web.players import GAMES, Offers, parse_added, warm_up
+    from boardai.ui.web.players import GAMES, MAX_ENGINES, Offers, parse_added, warm_up
     from boardai.ui.web.protocol import MAX_MESSAGE, MAX_SEARCHES
 
     added: dict[str, dict[str, str]] = {game: {} for game in GAMES}
@@ -109,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--add-player: unknown game {game!r} (games: {', '.join(GAMES)})")
         name, spec = parse_added(game, text)
         added[game][name] = spec
-    offers = Offers(added)
+    offers = Offers(added, max_engines=args.max_engines or MAX_ENGINES)
     for origin in args.allow_origin:
         parts = urlsplit(origin)
         if parts.scheme not in ("http", "https") or not parts.netloc or parts.path not in ("", "/"):
@@ -132,7 +140,12 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     print(f"boardai web app at http://{host}:{port}/  (Ctrl-C stops it)", flush=True)
-    warm_up_noting(warm_up)  # connections wait in the backlog meanwhile
+
+    def prepare() -> None:  # connections wait in the backlog meanwhile
+        warm_up()
+        offers.listing()  # checks the shipped models' sums once, before any request
+
+    warm_up_noting(prepare)
     wildcard = args.host in ("0.0.0.0", "::", "")
     names = [socket.gethostname(), socket.getfqdn(), *args.allow_host]
     app = create_app(

@@ -168,9 +168,10 @@ def _request_id(msg: dict[str, Any]) -> int | str | None:
 
 
 class Sink(Protocol):
-    """Where finished games go (a :class:`~boardai.records.RecordSink`)."""
+    """Where finished games go (a :class:`~boardai.records.RecordSink`); ``save`` may answer
+    False when it did not keep the game (a full queue)."""
 
-    def save(self, record: dict[str, Any]) -> None: ...
+    def save(self, record: dict[str, Any]) -> bool | None: ...
 
 
 #: Bytes of records waiting to be written, at most (a 2048 game of 5,000 moves is ~100 KB).
