@@ -47,12 +47,15 @@ from dataclasses import asdict, dataclass, field
 from typing import IO, Any, Generic, TypeVar
 
 from boardai.atomic import TMP_SUFFIX, atomic_write
-from boardai.errors import UsageError
+from boardai.errors import MIB, UsageError, read_limited
 
 R = TypeVar("R")
 T = TypeVar("T")
 
 FORMAT_VERSION = 1
+#: The most bytes a journal is read up to (a million games of 2048 with their records take a
+#: few hundred MB); past it, or from an endless file (``/dev/zero``), one line, not the memory.
+MAX_JOURNAL_BYTES = 1024 * MIB
 
 #: The folder beside a journal FILE where games cut short keep their positions: FILE.partial.
 PARTIAL_SUFFIX = ".partial"
@@ -142,8 +145,7 @@ class Journal:
         head = {"journal": FORMAT_VERSION, **header}
         head = json.loads(json.dumps(head))  # compare as JSON reads it back (tuples: lists)
         try:
-            with open(path, "rb") as f:
-                raw = f.read()
+            raw = read_limited(path, MAX_JOURNAL_BYTES, "a journal")
         except FileNotFoundError:
             raw = b""
         except OSError as e:
@@ -238,7 +240,7 @@ def _whole_lines(raw: bytes) -> tuple[list[dict[str, Any]], int]:
             if not isinstance(value, dict):
                 raise ValueError("not a JSON object")
             lines.append(value)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested too deep, none of ours
             break
         good += len(line)
     return lines, good
@@ -331,8 +333,7 @@ def _read_journal_file(path: str) -> tuple[dict[str, Any], list[dict[str, Any]],
     """A journal file's header, game lines, whole-line bytes and size (UsageError: missing,
     unreadable or not a journal)."""
     try:
-        with open(path, "rb") as f:
-            raw = f.read()
+        raw = read_limited(path, MAX_JOURNAL_BYTES, "a journal")
     except OSError as e:
         raise UsageError(f"{path}: {e.strerror or e}") from None
     lines, good = _whole_lines(raw)
@@ -492,7 +493,7 @@ def _part_way(path: str, index: int) -> PartWay | None:
             int(record["max_tile"]),
             float(saved.get("cpu_seconds") or 0.0),
         )
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return None
 
 

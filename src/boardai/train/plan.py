@@ -49,7 +49,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from boardai.errors import UsageError
+from boardai.errors import MIB, UsageError, read_limited
 from boardai.learn.run import config_from_dict
 from boardai.train import MANY_TRIALS
 from boardai.train.learners import Evaluation, learner
@@ -59,6 +59,9 @@ SECTIONS = ("trainer", "base", "grid", "trial", "eval")
 #: A trial's name: what a path and an agent spec (``ntuple:model=DIR/NAME/model.npz``) take.
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+-]*(_[A-Za-z0-9.+-]+)*")
 LONGEST_NAME = 100
+#: The most bytes of a sweep file read: a grid of thousands of trials takes a few kB; a larger
+#: or endless file (``/dev/zero``) is refused in one line.
+MAX_PLAN_BYTES = 4 * MIB
 
 
 @dataclass(frozen=True)
@@ -91,19 +94,20 @@ def config_json(config: Any) -> dict[str, Any]:
 
 
 def read_plan(path: str | os.PathLike[str], most_trials: int | None = MANY_TRIALS) -> Plan:
-    """The sweep file at ``path`` (UsageError, one line, for a file that cannot be read, is not
-    TOML, asks for anything unknown or out of range, or for more than ``most_trials`` trials
-    where that is not None)."""
+    """The sweep file at ``path`` (UsageError, one line, for a file that cannot be read, is
+    larger than :data:`MAX_PLAN_BYTES`, is not TOML, asks for anything unknown or out of
+    range, or for more than ``most_trials`` trials where that is not None)."""
     where = os.fspath(path)
     try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
+        data = tomllib.loads(read_limited(path, MAX_PLAN_BYTES, "a sweep file").decode("utf-8"))
     except OSError as e:
         raise UsageError(f"{where}: {e.strerror or e}") from None
     except tomllib.TOMLDecodeError as e:
         raise UsageError(f"{where}: not TOML ({e})") from None
     except UnicodeDecodeError:
         raise UsageError(f"{where}: not TOML (not UTF-8 text)") from None
+    except RecursionError:  # a = [[[[...: tomllib reads nesting by recursion
+        raise UsageError(f"{where}: not a sweep file (nested too deep)") from None
     return plan_from_dict(data, where, most_trials)
 
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 import argparse
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boardai.cli._common import json_option, positive_float, positive_int
-from boardai.errors import UsageError
+from boardai.errors import MIB, UsageError, read_limited
 
 if TYPE_CHECKING:
     from boardai.cli import App
@@ -25,6 +24,9 @@ _SIDES = {"x": 0, "b": 0, "black": 0, "*": 0, "o": 1, "w": 1, "white": 1}
 #: and #42 (22 empties) take about 10 s on a busy 2-core machine, and each empty square more
 #: some 3 times longer.
 SLOW_EMPTIES = 24
+#: The most bytes of a position file read (a line a position: some 200,000 of them, each an
+#: exact solve); a larger or endless one (``/dev/zero``) is refused in one line.
+MAX_POSITION_BYTES = 16 * MIB
 
 
 def register(app: App) -> None:
@@ -106,9 +108,10 @@ def read_positions(path: str) -> list[Position]:
     from boardai.othello import Board
 
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        text = read_limited(path, MAX_POSITION_BYTES, "a position file").decode("utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise UsageError(f"{path}: cannot read: {e}") from None
+    lines = text.splitlines()
     out: list[Position] = []
     block: list[str] = []  # board text collected so far
     block_start = 0
@@ -170,7 +173,7 @@ def _warn_if_slow(path: str, positions: list[Position]) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from boardai.cli._common import write_json
+    from boardai.cli._common import plural, write_json
     from boardai.othello.board import action_text
     from boardai.othello.search import solve_position
 
@@ -190,7 +193,12 @@ def run(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = []
     interrupted = False
     what = "win/loss/draw" if args.wld else "disc difference"
-    print(f"{len(positions)} positions; score = {what} for the side to move", file=out, flush=True)
+    print(
+        f"{len(positions)} {plural(len(positions), 'position')}; "
+        f"score = {what} for the side to move",
+        file=out,
+        flush=True,
+    )
     for i, pos in enumerate(positions, start=1):
         try:
             r = solve_position(
@@ -224,7 +232,8 @@ def run(args: argparse.Namespace) -> int:
     seconds = sum(row["seconds"] for row in rows)
     rate = nodes / seconds if seconds > 0 else float("nan")
     print(
-        f"total: {len(rows)} positions  {nodes:,} nodes  {seconds:.3f} s  {rate / 1e6:.2f} M/s",
+        f"total: {len(rows)} {plural(len(rows), 'position')}  {nodes:,} nodes  "
+        f"{seconds:.3f} s  {rate / 1e6:.2f} M/s",
         file=out,
     )
     if args.json:
