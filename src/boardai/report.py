@@ -10,6 +10,16 @@ from rich.table import Table
 from boardai.g2048.stats import Summary, score_buckets, tile_reach
 
 
+def folding(table: Table) -> Table:
+    """``table`` with every cell folded onto more lines where the width is short, never cut:
+    rich ends a word longer than its column (an agent spec, a path, a trial's name) with an
+    ellipsis by default, and a report at 80 columns lost the end of it."""
+    for column in table.columns:
+        column.overflow = "fold"
+        column.no_wrap = False
+    return table
+
+
 def summary_table(
     summary: Summary, title: str = "scores", extra: dict[str, str] | None = None
 ) -> Table:
@@ -24,7 +34,7 @@ def summary_table(
     t.add_row("moves per game", f"{summary.moves_mean:,.1f}")
     for key, value in (extra or {}).items():
         t.add_row(key, value)
-    return t
+    return folding(t)
 
 
 def reach_table(max_tiles: Any, title: str = "tiles") -> Table:
@@ -35,7 +45,7 @@ def reach_table(max_tiles: Any, title: str = "tiles") -> Table:
     t.add_column("ended on", justify="right")
     for tile, reached, ended in tile_reach(max_tiles):
         t.add_row(f"{tile}", f"{100 * reached:.1f}%", f"{100 * ended:.1f}%")
-    return t
+    return folding(t)
 
 
 def bucket_table(scores: Any, width: int | None = None, title: str = "score bands") -> Table:
@@ -48,4 +58,4 @@ def bucket_table(scores: Any, width: int | None = None, title: str = "score band
     t.add_column("share", justify="right")
     for lo, hi, count in rows:
         t.add_row(f"{lo:,}-{hi:,}", f"{count:,}", f"{100 * count / n:.1f}%")
-    return t
+    return folding(t)

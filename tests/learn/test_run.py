@@ -83,7 +83,7 @@ def _configs() -> list[tuple[type, dict[str, Any], dict[str, Any]]]:
 
     return [
         (NTupleRun, {"patterns": TINY, "episodes": 50, "stages": "8"}, {"alpha": -1.0}),
-        (DQNRun, {"net": "fc", "steps": 100}, {"loss": "l1"}),
+        (DQNRun, {"net": "fc", "steps": 10_000}, {"loss": "l1"}),
         (NTupleConfig, {"tuples": "small", "episodes": 100}, {"alpha": 2.0}),
         (DQNConfig, {"net": "mlp", "games": 10}, {"optimizer": "sgd"}),
     ]

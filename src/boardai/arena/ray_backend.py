@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import logging
+import re
 from collections.abc import Callable, Generator, Iterable, Sequence
 from typing import Any, TypeVar
 
@@ -50,13 +51,64 @@ def connect(address: str, workers: int | None = None) -> Any:
     quiet: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.ERROR}
     try:
         if address == "local":
-            ray.init(num_cpus=workers, include_dashboard=False, **quiet)
+            _start_local(ray, num_cpus=workers, include_dashboard=False, **quiet)
         else:
             ray.init(address=address, **quiet)
     except (ConnectionError, ValueError, RuntimeError) as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise UsageError(f"cannot join the Ray cluster at {address!r}: {first}") from None
+        raise UsageError(
+            f"cannot join the Ray cluster at {address!r}: {_in_our_words(first)}"
+        ) from None
     return ray
+
+
+def _in_our_words(said: str) -> str:
+    """Ray's error, with the ``--address`` flag of Ray's own commands (which boardai has not)
+    told as boardai's ``--cluster``; "no running Ray instance" says how to start one."""
+    if "Could not find any running Ray instance" in said:
+        return (
+            "no Ray cluster is running on this machine: start one with `ray start --head`, "
+            "or give --cluster HOST:PORT (a cluster's head) or --cluster local"
+        )
+    return re.sub(r"(the )?`?--address`? flag", "--cluster HOST:PORT", said)
+
+
+#: Tries at starting Ray on this machine. Ray gives a new node's raylet a fixed 30 s to
+#: register ("The current node timed out during startup"), which a loaded 2-core machine can
+#: miss while Ray's own processes start; such a start is ended and made again.
+LOCAL_START_TRIES = 3
+
+
+def _start_local(ray: Any, **init: Any) -> None:
+    """``ray.init(**init)``, made again after a start that timed out, whose processes are ended
+    first (Ray leaves them running, and their reaper ends them only when this process ends).
+    The last timeout is a RuntimeError saying how many starts timed out."""
+    for tries in range(1, LOCAL_START_TRIES + 1):
+        try:
+            ray.init(**init)
+            return
+        except Exception as e:  # Ray raises a bare Exception for this one
+            if "timed out during startup" not in str(e):
+                raise
+            _end_failed_node(e)
+            if tries == LOCAL_START_TRIES:
+                raise RuntimeError(
+                    f"Ray's start on this machine timed out {tries} times (a busy machine?)"
+                ) from e
+
+
+def _end_failed_node(e: BaseException) -> None:
+    """End (and reap) the processes of the Ray node whose start raised ``e``: the node object
+    is no longer referenced but by the frames of ``e``'s traceback."""
+    from ray._private.node import Node
+
+    tb = e.__traceback__
+    while tb is not None:
+        node = tb.tb_frame.f_locals.get("self")
+        if isinstance(node, Node):
+            node.kill_all_processes(check_alive=False, allow_graceful=False, wait=True)
+            return
+        tb = tb.tb_next
 
 
 class RayBackend:

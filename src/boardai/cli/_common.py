@@ -276,7 +276,21 @@ def progress(*columns_extra: Any, transient: bool = False) -> Progress:
         TimeRemainingColumn,
     )
 
-    return Progress(
+    class Bounded(Progress):
+        """Progress whose count stops at its total: a run that works in chunks (a vector of
+        boards, a batch of games) ends past it, and the bar read 20010/20000."""
+
+        def update(self, task_id: Any, **kwargs: Any) -> None:
+            super().update(task_id, **kwargs)
+            with self._lock:
+                task = self._tasks[task_id]
+                if task.total is not None and task.completed > task.total:
+                    task.completed = task.total
+
+        def advance(self, task_id: Any, advance: float = 1) -> None:
+            self.update(task_id, advance=advance)
+
+    return Bounded(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
@@ -375,7 +389,8 @@ def warn_if_slow(game: str, specs: list[str]) -> None:
 PLOT, PICTURES = ("matplotlib",), ("PIL", "imageio")
 
 #: The namespace attribute listing a command's output options: (dest, flag, is a folder,
-#: the optional modules that write it, whether ``-`` means stdout).
+#: the optional modules that write it, whether ``-`` means stdout, whether a missing folder
+#: above it is made).
 _OUTPUTS = "_output_options"
 
 
@@ -385,6 +400,7 @@ def output_option(
     folder: bool = False,
     needs: tuple[str, ...] = (),
     stdout: bool = False,
+    make_folders: bool = True,
     **kwargs: Any,
 ) -> argparse.Action:
     """Add an option naming a file (or, with ``folder``, a folder) that the command writes.
@@ -394,11 +410,13 @@ def output_option(
     not after it. ``-`` is standard output where the option says so (``stdout``), and refused
     elsewhere (it would be a file called ``-``). So are the optional modules the file needs
     (``needs``, e.g. ``("matplotlib",)`` for a plot): one not installed is the CLI's "pip
-    install" line before the work, not after hours of it.
+    install" line before the work, not after hours of it. A missing folder above the file is
+    made, unless ``make_folders`` is False: then it is one line (a picture of one position
+    is no run whose folder may not be there yet; a mistyped folder is a mistake to say).
     """
     action = p.add_argument(*flags, **kwargs)
     known = list(p.get_default(_OUTPUTS) or [])
-    entry = (action.dest, action.option_strings[0], folder, needs, stdout)
+    entry = (action.dest, action.option_strings[0], folder, needs, stdout, make_folders)
     p.set_defaults(**{_OUTPUTS: [*known, entry]})
     return action
 
@@ -412,14 +430,14 @@ def check_outputs(args: argparse.Namespace) -> None:
     """
     from boardai.errors import UsageError
 
-    for dest, flag, folder, needs, stdout in getattr(args, _OUTPUTS, ()):
+    for dest, flag, folder, needs, stdout, make in getattr(args, _OUTPUTS, ()):
         value = getattr(args, dest, None)
         if value == "-" and not stdout:
             what = "a folder" if folder else "a file"
             raise UsageError(f"{flag} -: {flag} writes {what}, not stdout: give its name")
         if value and value != "-":
             require(*needs)
-            check_output(value, flag, folder=folder)
+            check_output(value, flag, folder=folder, make_folders=make)
 
 
 def require(*modules: str) -> None:
@@ -433,10 +451,13 @@ def require(*modules: str) -> None:
             raise ModuleNotFoundError(f"No module named {name!r}", name=name)
 
 
-def check_output(path: str | Path, flag: str, folder: bool = False) -> None:
+def check_output(
+    path: str | Path, flag: str, folder: bool = False, make_folders: bool = True
+) -> None:
     """Raise UsageError (one line) unless ``path`` can be written: a file's folder exists
-    (it is made if missing) and takes new files, as an atomic write needs; a device or pipe
-    that exists is opened as it is, so it needs only to be writable.
+    (it is made if missing, unless ``make_folders`` is False) and takes new files, as an
+    atomic write needs; a device or pipe that exists is opened as it is, so it needs only to
+    be writable.
 
     Nothing is left behind but the folders made: the probe file is removed at once.
     """
@@ -459,6 +480,8 @@ def check_output(path: str | Path, flag: str, folder: bool = False) -> None:
         above = above.parent
     if not above.is_dir():
         raise UsageError(f"{where}: {above} is not a folder")
+    if not make_folders and not directory.is_dir():
+        raise UsageError(f"{where}: folder {directory} does not exist")
     try:
         directory.mkdir(parents=True, exist_ok=True)
         probe = temporary_path(directory / (p.name or "out"))  # as atomic_write would make
@@ -467,6 +490,54 @@ def check_output(path: str | Path, flag: str, folder: bool = False) -> None:
         os.unlink(probe)
     except OSError as e:
         raise UsageError(f"{where}: cannot write there ({e.strerror or e})") from None
+
+
+def force_option(p: argparse.ArgumentParser, help: str | None = None) -> argparse.Action:
+    """``--force``: write over what the command's output (``--out``) holds already."""
+    return p.add_argument(
+        "--force",
+        action="store_true",
+        help=help or "replace what --out holds already (refused without it, or --resume)",
+    )
+
+
+def refuse_to_overwrite(
+    path: str | Path,
+    flag: str = "--out",
+    *,
+    force: bool = False,
+    resume: str | None = "--resume",
+) -> None:
+    """Raise UsageError (one line) if ``path`` holds something already, a file with data in
+    it or a folder with files in it, unless ``force``: a run or a model is never replaced, or
+    added to, unasked. ``resume`` is how the command goes on from it instead (None: it
+    cannot), named in the message with ``--force``.
+
+    A missing path, an empty file or folder (``mktemp``'s) and a device (``/dev/null``) pass.
+    """
+    from boardai.errors import UsageError
+
+    p = Path(path)
+    if force:
+        return
+    if p.is_dir():
+        held = sorted(child.name for child in p.iterdir())
+        if not held:
+            return
+        shown = ", ".join(held[:3]) + (", ..." if len(held) > 3 else "")
+        what = f"holds a run already ({shown})"
+    elif p.is_file():
+        if p.stat().st_size == 0:
+            return
+        what = "exists already"
+    else:
+        return
+    how = (
+        f"give {resume} to go on from it, or --force to replace it"
+        if resume
+        else ("give --force to replace it, or another path")
+    )
+    raise UsageError(f"{flag} {path} {what}: {how}")
 
 
 def resumed_out(args: argparse.Namespace) -> str | None:

@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     import os
 
     from boardai.arena.journal import merge
-    from boardai.cli._common import console
+    from boardai.cli._common import console, plural
     from boardai.errors import UsageError
 
     target = os.path.abspath(args.target)
@@ -72,7 +72,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.target} is both the target and a source")
     done = merge(args.target, args.sources)
     carried = f"; {done.partial} games cut short carried over" if done.partial else ""
-    console().print(f"{args.target}: {done.added:,} games added, {done.games:,} in all{carried}")
+    console().print(
+        f"{args.target}: {done.added:,} {plural(done.added, 'game')} added, "
+        f"{done.games:,} in all{carried}"
+    )
     return 0
 
 

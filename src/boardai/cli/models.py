@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from boardai.cli._common import positive_float, positive_int
+from boardai.cli._common import force_option, positive_float, positive_int
 
 EXAMPLES = """
 boardai models
@@ -116,6 +116,7 @@ def register(app: Any) -> None:
         help="write as zero the weights that temporal coherence never updated (their TC "
         "accumulator is 0; SRC must be a training file of --tc)",
     )
+    force_option(p, "write over an OUT that exists (refused without it)")
     p.set_defaults(func=run_compact)
 
 
@@ -139,11 +140,28 @@ def headline(result: str) -> str:
     return result[:cut].strip() or "(not measured)"
 
 
+def described(description: str) -> str:
+    """What a model is, from its manifest description: the text before the figures that a
+    description may end with (``...: 264,778 average at 1-ply``). A card's figures come from
+    its strength alone (``result``), which the list shows the head of, so that the list and
+    the card never give two figures for one model.
+
+    >>> described("2048 n-tuple network, 5x6, then TC: 264,778 average at 1-ply (20,000 games)")
+    '2048 n-tuple network, 5x6, then TC'
+    >>> described("Othello DQN, learned by self-play")
+    'Othello DQN, learned by self-play'
+    """
+    import re
+
+    return re.split(r":\s+(?=[-+]?[\d.])", description, maxsplit=1)[0].strip()
+
+
 def run_list(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from boardai.cli._common import console
     from boardai.learn import store
+    from boardai.report import folding
 
     out = console()
     found = store.entries(args.game, args.kind)
@@ -154,14 +172,10 @@ def run_list(args: argparse.Namespace) -> int:
     table = Table(title=f"models ({store.manifest().path})")
     # No game column (the kind and the name say it): the strength fits 80 columns unwrapped.
     for column in ("name", "kind", "size", "strength", "file"):
-        table.add_column(
-            column,
-            justify="right" if column == "size" else "left",
-            no_wrap=column != "strength",
-        )
+        table.add_column(column, justify="right" if column == "size" else "left")
     for e in found:
         table.add_row(e.name, e.kind, _mb(e.size), headline(e.strength.result), _where(e))
-    out.print(table)
+    out.print(folding(table))
     return 0
 
 
@@ -171,8 +185,9 @@ def run_show(args: argparse.Namespace) -> int:
 
     e = store.entry(args.name)
     path = store.local_file(e)
+    what = described(e.description)
     lines = [
-        f"{e.name}: {e.game} {e.kind}" + (f", {e.description}" if e.description else ""),
+        f"{e.name}: {e.game} {e.kind}" + (f", {what}" if what else ""),
         f"file:       {e.file}, {e.size:,} bytes ({_mb(e.size)})",
         f"sha256:     {e.sha256}",
         f"local:      {path if path else f'not downloaded (boardai models fetch {e.name})'}",
@@ -308,14 +323,17 @@ def _bits(text: str) -> int:
 
 def run_compact(args: argparse.Namespace) -> int:
     import os
+    from pathlib import Path
 
-    from boardai.cli._common import check_output, console
+    from boardai.cli._common import check_output, console, refuse_to_overwrite
     from boardai.learn.model_file import compact_model, read_meta
     from boardai.learn.store import sha256_of
 
     out = console()
     network_type = _network_type(read_meta(args.src)["game"])
     check_output(args.out, "OUT")  # before the minute of LZMA, not after
+    if Path(args.out).resolve() != Path(args.src).resolve():  # that one: compact_model says so
+        refuse_to_overwrite(args.out, "OUT", force=args.force, resume=None)
     with console(stderr=True).status(f"compacting {args.src} (LZMA: a minute for a 5x6 network)"):
         meta, change = compact_model(
             args.src, args.out, network_type, bits=args.bits, drop_untouched=args.drop_untouched

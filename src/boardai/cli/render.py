@@ -34,9 +34,22 @@ boardai render games.jsonl --png start.png --at 0      # the start position
     p.add_argument(
         "--game", type=int, default=0, metavar="K", help="which game (0 = first, -1 = last)"
     )
-    output_option(p, "--png", metavar="OUT", needs=PICTURES, help="write a picture of one position")
+    # a picture goes into a folder that is there: a mistyped one is said, not made
     output_option(
-        p, "--gif", metavar="OUT", needs=PICTURES, help="write the whole game as an animated GIF"
+        p,
+        "--png",
+        metavar="OUT",
+        needs=PICTURES,
+        make_folders=False,
+        help="write a picture of one position (into a folder that exists)",
+    )
+    output_option(
+        p,
+        "--gif",
+        metavar="OUT",
+        needs=PICTURES,
+        make_folders=False,
+        help="write the whole game as an animated GIF (into a folder that exists)",
     )
     p.add_argument(
         "--at",

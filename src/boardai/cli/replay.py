@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from boardai.cli._common import nonneg_float
+from boardai.cli._common import nonneg_float, plural
 
 
 def register(app: argparse.Namespace) -> None:
@@ -131,11 +131,17 @@ def run(args: argparse.Namespace) -> int:
     if game == "2048":
         top = last.board.max_tile()
         who = f" by {record['agent']}" if isinstance(record.get("agent"), str) else ""
-        print(f"replayed {len(frames) - 1} moves{who}: score {last.score}, largest tile {top}")
+        print(
+            f"replayed {len(frames) - 1} {plural(len(frames) - 1, 'move')}{who}: "
+            f"score {last.score}, largest tile {top}"
+        )
     else:
         b, w = last.board.discs()
         players = record.get("players")
         names = [players.get(c) if isinstance(players, dict) else None for c in ("black", "white")]
         black, white = (f" ({n})" if isinstance(n, str) else "" for n in names)
-        print(f"replayed {len(frames) - 1} moves: black{black} {b}, white{white} {w}")
+        print(
+            f"replayed {len(frames) - 1} {plural(len(frames) - 1, 'move')}: "
+            f"black{black} {b}, white{white} {w}"
+        )
     return 0

@@ -65,7 +65,8 @@ def register(app: Any) -> None:
     p.add_argument(
         "--force",
         action="store_true",
-        help=f"train a sweep of more than {MANY_TRIALS:,} trials (refused without it)",
+        help=f"train anyway: a sweep of more than {MANY_TRIALS:,} trials, or into a DIR that "
+        "holds trials already, training them all again (each refused without it)",
     )
     p.set_defaults(func=run)
 
@@ -76,7 +77,14 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import TextColumn
 
     from boardai.cli._arena import where_to_play
-    from boardai.cli._common import check_output, console, progress, write_json
+    from boardai.cli._common import (
+        check_output,
+        console,
+        plural,
+        progress,
+        refuse_to_overwrite,
+        write_json,
+    )
     from boardai.learn.run import Progress
     from boardai.train.plan import read_plan
     from boardai.train.sweep import finished_trials, run_sweep, sweep_table
@@ -85,16 +93,22 @@ def run(args: argparse.Namespace) -> int:
     out_dir = args.out or str(Path(args.file).with_suffix(""))
     if not args.out:
         check_output(out_dir, "--out", folder=True)
+    if not args.resume:  # a new sweep trains every trial again, over what DIR holds
+        refuse_to_overwrite(out_dir, "--out", force=args.force)
     earlier = len(finished_trials(plan, out_dir)) if args.resume else 0  # checked first
     backend, workers = where_to_play(args)
     out = console()
     where = f"on Ray ({args.cluster})" if args.cluster else f"{workers} at a time"
     out.print(
-        f"sweep {args.file}: {len(plan.trials)} {plan.trainer} trials into {out_dir}, {where}",
+        f"sweep {args.file}: {len(plan.trials)} {plan.trainer} "
+        f"{plural(len(plan.trials), 'trial')} into {out_dir}, {where}",
         soft_wrap=True,
     )
     if earlier:
-        out.print(f"{earlier} trials finished earlier (their result.json): not trained again")
+        out.print(
+            f"{earlier} {plural(earlier, 'trial')} finished earlier (their result.json): "
+            "not trained again"
+        )
     with progress(TextColumn("{task.fields[info]}")) as bar:
         overall = bar.add_task("trials", total=len(plan.trials), completed=earlier, info="")
         running: dict[str, Any] = {}
@@ -126,7 +140,10 @@ def run(args: argparse.Namespace) -> int:
         write_json(args.json, done.to_dict())
     if done.interrupted:
         left = len(plan.trials) - len(done.results)
-        out.print(f"interrupted: {left} trials left; run again with --resume to train them")
+        out.print(
+            f"interrupted: {left} {plural(left, 'trial')} left; "
+            "run again with --resume to train them"
+        )
         return 130
     return 0
 

@@ -176,10 +176,29 @@ class OthelloEnv(gym.Env[np.ndarray, np.int64]):
 # -- PettingZoo ------------------------------------------------------------------------------
 
 
+#: What a PettingZoo env without PettingZoo says (the ``othello`` extra installs it).
+NEEDS_PETTINGZOO = (
+    "the PettingZoo env othello_v0 needs pettingzoo, which is not installed: "
+    'pip install "boardai[othello]"'
+)
+
+
+def _pettingzoo() -> Any:
+    """The ``pettingzoo`` package; without it, a ModuleNotFoundError (an ImportError) that
+    says in one line which extra installs it, not Python's bare "No module named"."""
+    try:
+        import pettingzoo
+        import pettingzoo.utils
+    except ModuleNotFoundError as e:
+        if (e.name or "").split(".")[0] != "pettingzoo":
+            raise  # one of pettingzoo's own imports: its message names it
+        raise ModuleNotFoundError(NEEDS_PETTINGZOO, name="pettingzoo") from None
+    return pettingzoo
+
+
 def env(render_mode: str | None = None) -> Any:
     """The PettingZoo AEC env ``othello_v0`` (with PettingZoo's order-enforcing wrapper)."""
-    from pettingzoo.utils import wrappers
-
+    wrappers = _pettingzoo().utils.wrappers
     return wrappers.OrderEnforcingWrapper(raw_env(render_mode))
 
 
@@ -195,6 +214,7 @@ def _aec_class() -> type:
     global _AEC
     if _AEC is not None:
         return _AEC
+    _pettingzoo()  # without it: the one line naming the extra
     from pettingzoo import AECEnv
 
     class OthelloAEC(AECEnv):

@@ -222,6 +222,7 @@ def sweep_table(run: SweepRun) -> Table:
     error), the training done and the wall time of each."""
     from rich.table import Table
 
+    from boardai.report import folding
     from boardai.train.learners import learner
 
     plan = run.plan
@@ -248,7 +249,7 @@ def sweep_table(run: SweepRun) -> Table:
             f"{r['done']:,} {r['unit']}",
             f"{r['seconds'] / 60:,.1f}",
         )
-    return t
+    return folding(t)
 
 
 def _cell(value: Any) -> str:

@@ -179,7 +179,9 @@ def run(args: argparse.Namespace) -> int:
             f"{r['ms_per_move']:.4f}",
             f"{r['api_moves_per_s']:,.0f}",
         )
-    console().print(t)
+    from boardai.report import folding
+
+    console().print(folding(t))
     if args.json:
         write_json(args.json, result)
     return 0

@@ -132,9 +132,12 @@ def play_with_progress(
             part=part,
         )
     if run.interrupted:
-        from boardai.cli._common import console
+        from boardai.cli._common import console, plural
 
-        console(stderr=True).print(f"interrupted: reporting the {len(run.results)} games finished")
+        console(stderr=True).print(
+            f"interrupted: reporting the {len(run.results)} {plural(len(run.results), 'game')} "
+            "finished"
+        )
     return run
 
 
@@ -146,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
     from boardai.arena.results import RunResult, wilson_interval
     from boardai.arena.solo import prepare
     from boardai.cli._arena import open_journal, part_of
-    from boardai.cli._common import console, warn_if_slow, write_json
+    from boardai.cli._common import console, plural, warn_if_slow, write_json
     from boardai.errors import UsageError
     from boardai.records import write_records
     from boardai.report import bucket_table, reach_table, summary_table
@@ -206,7 +209,9 @@ def run(args: argparse.Namespace) -> int:
                 f"{100 * hits / len(run.results):.1f}% ({100 * lo:.1f}-{100 * hi:.1f})"
             )
     out = console()
-    title = f"{args.agent}, {len(run.results):,} games, seed {args.seed}"
+    title = (
+        f"{args.agent}, {len(run.results):,} {plural(len(run.results), 'game')}, seed {args.seed}"
+    )
     out.print(summary_table(summary, title, extra))
     out.print(reach_table(run.max_tiles))
     out.print(bucket_table(run.scores, args.buckets))

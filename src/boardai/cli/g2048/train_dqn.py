@@ -7,7 +7,7 @@ import dataclasses
 import importlib.util
 from typing import TYPE_CHECKING, Any
 
-from boardai.cli._common import json_option
+from boardai.cli._common import force_option, json_option
 from boardai.cli._flags import deferred
 
 if TYPE_CHECKING:
@@ -50,12 +50,13 @@ def register(app: App) -> None:
     )
     p.add_argument("--out", default="runs/dqn", help="run folder (default: runs/dqn)")
     p.add_argument("--resume", action="store_true", help="continue from OUT/checkpoint.pt")
+    force_option(p, "start a new run in OUT though it holds one (refused without it, or --resume)")
     p.add_argument(
         "--evaluate",
         type=int,
         metavar="GAMES",
-        default=0,
-        help="train nothing: play GAMES greedy games with OUT/best.pt (batched) and report",
+        default=None,
+        help="train nothing: play GAMES (>= 1) greedy games with OUT/best.pt (batched) and report",
     )
     p.add_argument(
         "--evaluate-seed",
@@ -86,7 +87,13 @@ def _flags(p: argparse.ArgumentParser) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from boardai.cli._common import check_output, console, progress, write_json
+    from boardai.cli._common import (
+        check_output,
+        console,
+        progress,
+        refuse_to_overwrite,
+        write_json,
+    )
     from boardai.cli._flags import given
     from boardai.errors import UsageError
     from boardai.g2048.train.dqn_run import preset_run, resumed_config, train
@@ -95,14 +102,16 @@ def run(args: argparse.Namespace) -> int:
 
     values = given(args, args.config_flags)
     out = Path(args.out)
-    if args.evaluate < 0:  # not a silent full training run
+    if args.evaluate is not None and args.evaluate < 1:  # not a silent full training run
         raise UsageError(f"--evaluate must be >= 1 games, got {args.evaluate}")
-    if args.evaluate > 0:
+    if args.evaluate is not None:
         if not 0 <= args.evaluate_seed < 2**32:
             raise UsageError(f"--evaluate-seed must be in 0..2^32-1, got {args.evaluate_seed}")
         return _evaluate(
             out / "best.pt", args.evaluate, args.evaluate_seed, args.json, values.get("device")
         )
+    if not args.resume:  # a new run replaces checkpoint.pt and best.pt, and adds to log.csv
+        refuse_to_overwrite(out, "--out", force=args.force)
     checkpoint = out / "checkpoint.pt" if args.resume else None
     try:
         if checkpoint is not None:
@@ -119,6 +128,8 @@ def run(args: argparse.Namespace) -> int:
         if importlib.util.find_spec("tensorboard") is None:
             raise UsageError("--tensorboard needs the tensorboard package: pip install tensorboard")
         check_output(config.tensorboard, "--tensorboard", folder=True)
+    if checkpoint is None:  # a new run (--force over an old one): its own log, not appended
+        (out / "log.csv").unlink(missing_ok=True)
     with progress() as bar:
         task = bar.add_task("training DQN", total=config.steps)
 

@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from boardai.cli._common import PLOT, nonneg_int, output_option, positive_int, probability
+from boardai.cli._common import (
+    PLOT,
+    force_option,
+    nonneg_int,
+    output_option,
+    positive_int,
+    probability,
+)
 from boardai.cli._flags import deferred
 
 if TYPE_CHECKING:
@@ -55,6 +62,7 @@ def register(app: App) -> None:
         "lambda, tc, restarts) override. A compact (shipped) model keeps weights, episode count "
         "and options only: its TC accumulators and restart pools start afresh",
     )
+    force_option(p, "write over an --out model from another run (refused without it)")
     output_option(p, "--csv", help="write the report rows to this CSV file")
     output_option(p, "--plot", needs=PLOT, help="write the learning curve to this PNG file")
     p.add_argument("--quiet", action="store_true", help="no reach tables, just one line per report")
@@ -116,7 +124,7 @@ def _values(args: argparse.Namespace) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     from rich.progress import TextColumn
 
-    from boardai.cli._common import console, progress
+    from boardai.cli._common import console, progress, refuse_to_overwrite
     from boardai.cli._flags import config
     from boardai.errors import UsageError
     from boardai.g2048.train.ntuple_run import NTupleRun, Opened, resumed_config, train
@@ -144,6 +152,8 @@ def run(args: argparse.Namespace) -> int:
     parse_patterns(run_config.patterns)  # a bad one says so before the progress bar shows
     if run_config.add_patterns:
         parse_patterns(run_config.add_patterns, "--add-patterns")
+    if not _goes_on_in_place(args):  # a model of another run, or a new run's, is not replaced
+        refuse_to_overwrite(args.out, "--out", force=args.force, resume=f"--resume {args.out}")
     log: CsvLog | None = None
     rows: list[dict[str, Any]] = []
     stop = StopFlag(on_stop=lambda: print(f"\n{STOPPING}", flush=True))
@@ -189,6 +199,15 @@ def run(args: argparse.Namespace) -> int:
         plot_curve(rows, args.plot, title=f"n-tuple TD, {run_config.patterns}")
         out.print(f"wrote {args.plot}")
     return 130 if summary["interrupted"] else 0
+
+
+def _goes_on_in_place(args: argparse.Namespace) -> bool:
+    """Whether the run resumes the very file it writes (``--resume m.npz --out m.npz``)."""
+    from pathlib import Path
+
+    if not args.resume or not Path(args.resume).is_file():
+        return False
+    return Path(args.resume).resolve() == Path(args.out).resolve()
 
 
 def _describe(opened: Any, args: argparse.Namespace, out: Any) -> None:

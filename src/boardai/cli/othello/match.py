@@ -143,9 +143,11 @@ def play_pairing(
     if records is not None:
         records += game_records(args.epsilon, done.results)
     if done.interrupted:
-        from boardai.cli._common import console
+        from boardai.cli._common import console, plural
 
-        console(stderr=True).print(f"interrupted: {len(done.results)} games played")
+        console(stderr=True).print(
+            f"interrupted: {len(done.results)} {plural(len(done.results), 'game')} played"
+        )
     return summarize(a, b, done.results, done.seconds, args.epsilon), done.interrupted
 
 
@@ -173,6 +175,8 @@ def write_game_records(args: argparse.Namespace, records: list[dict[str, Any]]) 
 def match_table(r: MatchResult) -> Table:
     from rich.table import Table
 
+    from boardai.report import folding
+
     t = Table(title=f"{r.a} vs {r.b}", show_header=False, title_justify="left")
     t.add_column("what")
     t.add_column("value", justify="right")
@@ -184,7 +188,7 @@ def match_table(r: MatchResult) -> Table:
     t.add_row("moves per second", f"{r.moves_per_second:,.0f}")
     if r.forfeits:
         t.add_row("forfeits", f"{len(r.forfeits)} (first: {r.forfeits[0]})")
-    return t
+    return folding(t)
 
 
 def journal_identity(args: argparse.Namespace, command: str, players: list[str]) -> dict[str, Any]:

@@ -48,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from boardai.arena.match_results import elo_ratings
     from boardai.cli._common import console, write_json
     from boardai.errors import UsageError
+    from boardai.report import folding
 
     names = list(dict.fromkeys(args.agents))
     if len(names) < 2:
@@ -95,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         if k in played:
             t.add_row(names[k], f"{elo[k]:.0f}", f"{pts / g:.3f}")
     out = console()
-    out.print(t)
+    out.print(folding(t))
     for r in results:
         out.print(f"{r.a} vs {r.b}: {r.score:.3f} ± {r.score_se:.3f} over {r.games} games")
     if records is not None:

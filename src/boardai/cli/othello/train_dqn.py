@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from boardai.cli._common import nonneg_int, output_option, positive_int
+from boardai.cli._common import force_option, nonneg_int, output_option, positive_int
 from boardai.cli._flags import deferred
 from boardai.cli.othello._train_report import eval_log, report_options, write_plot
 
@@ -34,6 +34,7 @@ def register(app: App) -> None:
     p.add_argument("--preset", choices=["seed002", "strong"], default="seed002", help="preset")
     deferred(p, _dqn_flags)
     p.add_argument("--resume", action="store_true", help="continue the run saved in --out")
+    force_option(p, "start a new run over the one saved in --out (refused without it, or --resume)")
     report_options(p)
     p.set_defaults(func=run)
 
@@ -61,7 +62,13 @@ def _dqn_flags(p: argparse.ArgumentParser) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     from rich.progress import TextColumn
 
-    from boardai.cli._common import console, progress, require, resumed_out
+    from boardai.cli._common import (
+        console,
+        progress,
+        refuse_to_overwrite,
+        require,
+        resumed_out,
+    )
     from boardai.cli._flags import given
     from boardai.errors import UsageError
     from boardai.learn.run import Progress
@@ -73,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
         config = preset_config(args.preset, **given(args, args.config_flags))
     except ValueError as e:
         raise UsageError(str(e)) from None
+    if not args.resume:
+        refuse_to_overwrite(args.out, "--out", force=args.force)
     out = console()
     log = eval_log(args)
     title = f"Othello DQN ({args.preset})"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from boardai.cli._common import nonneg_int, output_option, positive_int, probability
+from boardai.cli._common import force_option, nonneg_int, output_option, positive_int, probability
 from boardai.cli._flags import deferred
 from boardai.cli.othello._train_report import eval_log, report_options, write_plot
 
@@ -30,6 +30,7 @@ def register(app: App) -> None:
     output_option(p, "--out", required=True, metavar="FILE", help="model file (.npz), checkpointed")
     deferred(p, _ntuple_flags)
     p.add_argument("--resume", action="store_true", help="continue the run saved in --out")
+    force_option(p, "start a new run over the one saved in --out (refused without it, or --resume)")
     report_options(p)
     p.set_defaults(func=run)
 
@@ -57,7 +58,7 @@ def _ntuple_flags(p: argparse.ArgumentParser) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     from rich.progress import TextColumn
 
-    from boardai.cli._common import console, progress, resumed_out
+    from boardai.cli._common import console, progress, refuse_to_overwrite, resumed_out
     from boardai.cli._flags import config, given
     from boardai.learn.run import STOPPING, Progress, StopFlag
     from boardai.othello.ntuple import parse_tuples
@@ -65,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
 
     run_config = config(NTupleConfig, given(args, args.config_flags))
     parse_tuples(run_config.tuples)  # a bad one says so before the progress bar shows
+    if not args.resume:
+        refuse_to_overwrite(args.out, "--out", force=args.force)
     out = console()
     log = eval_log(args)
     with progress(TextColumn("vs wpc {task.fields[score]}")) as bar:

@@ -39,6 +39,16 @@ class DQNRun(DQNConfig):
         super().__post_init__()
         if self.steps < 1:
             raise ValueError(f"steps must be >= 1, got {self.steps}")
+        # No update is made before the warm-up (and a batch) is in the replay buffer: a run
+        # that stops there saves an untrained network as its best.pt.
+        learns_from, name = self.warmup, "warmup"
+        if self.fit_mode != "seed000" and self.batch_size > self.warmup:
+            learns_from, name = self.batch_size, "batch_size"
+        if self.steps <= learns_from:
+            raise ValueError(
+                f"steps ({self.steps}) must be more than the {learns_from} transitions collected "
+                f"before learning starts ({name}): it would learn nothing"
+            )
         if self.minutes is not None and not self.minutes > 0:
             raise ValueError(f"minutes must be > 0, got {self.minutes}")
 
