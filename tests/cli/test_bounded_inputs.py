@@ -42,6 +42,7 @@ def _one_error_line(capsys: pytest.CaptureFixture[str]) -> str:
         (["othello", "solve", "/dev/zero"], "a position file"),
         (["sweep", "/dev/zero", "--out", "{tmp}/sw"], "a sweep file"),
         (["2048", "eval", "--agent", "random", "--games", "1", "--resume", "/dev/zero"], "journal"),
+        (["2048", "compare", "--from", "/dev/zero"], "an arena result file"),
     ],
 )
 def test_an_endless_file_is_one_line(

@@ -8,14 +8,14 @@ import json
 import math
 import os
 from dataclasses import asdict, dataclass, field, fields
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from boardai.arena import journal as _journal
 from boardai.arena.journal import Codec, finished, read_journal
 from boardai.atomic import atomic_write
-from boardai.errors import UsageError
+from boardai.errors import UsageError, read_limited
 from boardai.g2048.stats import Summary, summarize, tile_reach
 
 FORMAT_VERSION = 1
@@ -169,7 +169,7 @@ def read_runs(path: str | os.PathLike[str]) -> list[RunResult]:
         UsageError: the file is missing or is not an arena result.
     """
     try:
-        raw = Path(path).read_bytes()
+        raw = read_limited(path, _journal.MAX_JOURNAL_BYTES, "an arena result file")
         journal = read_journal(raw)
         if journal is not None:
             return _journal_runs(*journal)
@@ -181,7 +181,9 @@ def read_runs(path: str | os.PathLike[str]) -> list[RunResult]:
         raise UsageError(f"{path}: no such file") from None
     except OSError as e:
         raise UsageError(f"{path}: {e.strerror or e}") from None
-    except (ValueError, KeyError, TypeError, AttributeError) as e:
+    except UsageError:
+        raise
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
         raise UsageError(f"{path}: not an arena result file ({e!r})") from None
 
 
