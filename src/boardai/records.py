@@ -238,6 +238,10 @@ def append_lines(path: str | os.PathLike[str], lines: list[str], sync: bool = Fa
             view = view[os.write(fd, view) :]
         if sync:
             _fsync(fd)
+    except OSError as e:  # os.write names no file: the message must say which one is full
+        if e.filename is None:
+            raise OSError(e.errno, e.strerror, os.fspath(p)) from None
+        raise
     finally:
         os.close(fd)
 
