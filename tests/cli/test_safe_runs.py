@@ -124,6 +124,30 @@ def test_an_othello_dqn_checkpoint_is_not_replaced(
     assert out.read_bytes() == b"a checkpoint"
 
 
+def test_a_new_run_does_not_replace_another_runs_log_or_best_checkpoint(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "log.csv"
+    log.write_text("episodes,mean\n100,1234\n")
+    argv = ["2048", "train", "ntuple", "--patterns", "0123", "--episodes", "20", "--quiet"]
+    argv += ["--out", str(tmp_path / "m.npz"), "--csv", str(log)]
+    assert main(argv) == 2
+    assert f"--csv {log} exists already" in _one_error_line(capsys)
+    assert main(["othello", "train", "ntuple", "--tuples", "small", "--episodes", "20",
+                 "--out", str(tmp_path / "o.npz"), "--csv", str(log)]) == 2  # fmt: skip
+    assert f"--csv {log} exists already" in _one_error_line(capsys)
+    assert log.read_text() == "episodes,mean\n100,1234\n"
+    assert not (tmp_path / "m.npz").exists() and not (tmp_path / "o.npz").exists()
+    assert main([*argv, "--force"]) == 0  # asked: the new run's log
+    assert log.read_text().startswith("episode,") and "1234" not in log.read_text()
+    pytest.importorskip("torch")
+    best = tmp_path / "d.best.pt"
+    best.write_bytes(b"another run's best")
+    assert main(["othello", "train", "dqn", "--games", "2", "--out", str(tmp_path / "d.pt")]) == 2
+    assert f"{best} exists already" in _one_error_line(capsys)
+    assert best.read_bytes() == b"another run's best"
+
+
 def test_a_sweep_into_a_folder_of_trials_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -154,6 +154,8 @@ def run(args: argparse.Namespace) -> int:
         parse_patterns(run_config.add_patterns, "--add-patterns")
     if not _goes_on_in_place(args):  # a model of another run, or a new run's, is not replaced
         refuse_to_overwrite(args.out, "--out", force=args.force, resume=f"--resume {args.out}")
+    if args.csv and not args.resume:  # a new run's log would replace another run's
+        refuse_to_overwrite(args.csv, "--csv", force=args.force)
     log: CsvLog | None = None
     rows: list[dict[str, Any]] = []
     stop = StopFlag(on_stop=lambda: print(f"\n{STOPPING}", flush=True))

@@ -60,6 +60,8 @@ def _dqn_flags(p: argparse.ArgumentParser) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from rich.progress import TextColumn
 
     from boardai.cli._common import (
@@ -80,8 +82,12 @@ def run(args: argparse.Namespace) -> int:
         config = preset_config(args.preset, **given(args, args.config_flags))
     except ValueError as e:
         raise UsageError(str(e)) from None
-    if not args.resume:
+    if not args.resume:  # the run, its best checkpoint beside it, and its log
         refuse_to_overwrite(args.out, "--out", force=args.force)
+        best = Path(args.out).with_suffix(".best.pt")
+        refuse_to_overwrite(best, "--out's best checkpoint", force=args.force)
+        if args.csv:
+            refuse_to_overwrite(args.csv, "--csv", force=args.force)
     out = console()
     log = eval_log(args)
     title = f"Othello DQN ({args.preset})"

@@ -68,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
     parse_tuples(run_config.tuples)  # a bad one says so before the progress bar shows
     if not args.resume:
         refuse_to_overwrite(args.out, "--out", force=args.force)
+        if args.csv:  # a new run's log would replace another run's
+            refuse_to_overwrite(args.csv, "--csv", force=args.force)
     out = console()
     log = eval_log(args)
     with progress(TextColumn("vs wpc {task.fields[score]}")) as bar:
