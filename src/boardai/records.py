@@ -60,7 +60,8 @@ class Frame:
 
 
 def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """Every record of a JSON-lines file (blank lines are skipped), of the games of a
+    """Every record of a JSON-lines file (blank lines are skipped, and a last line torn by a
+    crash while it was written, without its newline), of the games of a
     ``boardai 2048 eval --json`` or ``compare --json`` file, or of the finished games of a
     ``--resume`` journal.
 
@@ -85,12 +86,15 @@ def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     if whole is not None:
         return whole
     records = []
-    for number, line in enumerate(text.splitlines(), 1):
+    lines = text.splitlines()
+    for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             record = json.loads(line)
         except json.JSONDecodeError as e:
+            if number == len(lines) and not text.endswith("\n"):
+                break  # torn by a crash mid-append (the next append cuts it): not a game
             raise UsageError(f"{p}:{number}: not JSON ({e.msg})") from None
         except RecursionError:  # [[[[...: a record is a few levels deep
             raise UsageError(f"{p}:{number}: not a game record (JSON nested too deep)") from None

@@ -170,6 +170,7 @@ def test_a_torn_last_line_is_cut_before_the_next_record(tmp_path):
     path = tmp_path / "games.jsonl"
     whole = json.dumps(_record(1)) + "\n"
     path.write_text(whole + whole[: len(whole) // 2])  # a crash in the middle of a line
+    assert [r["seed"] for r in read_records(path)] == [1]  # read before the next append
     RecordSink(path).save(_record(2))
     assert [r["seed"] for r in read_records(path)] == [1, 2]
     path.write_text(whole.rstrip("\n"))  # a whole last line without its newline stays
