@@ -56,15 +56,18 @@ def _screen(spec: str, game: Game, note: str) -> Panel:
 def run(args: argparse.Namespace) -> int:
     from boardai.arena.play import Turn, play_2048
     from boardai.cli._common import warn_if_slow
+    from boardai.cli._first_use import noting_compiles, warm_up
     from boardai.cli._watch import watch
     from boardai.g2048 import ACTION_NAMES, Game
     from boardai.g2048.agents import make_agent
     from boardai.g2048.render import board_text
 
     warn_if_slow("2048", [args.agent])
-    agent = make_agent(args.agent, seed=args.seed)
     game = Game(seed=args.seed)
-    agent.reset()
+    with noting_compiles():
+        agent = make_agent(args.agent, seed=args.seed)
+        # compile (or load) the search off the clock: the ms a move are the moves' own
+        warm_up([agent], game.board, [args.seed])
     think = 0.0
 
     def noted(turn: Turn) -> str:
@@ -77,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         lambda note: _screen(args.agent, game, note),
         noted,
         args.delay,
-        waiting="thinking (the first run compiles the search; later runs load it)...",
+        waiting="thinking...",
         done="game over",
     )
     if not sys.stdout.isatty():

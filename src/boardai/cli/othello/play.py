@@ -91,17 +91,21 @@ def run(args: argparse.Namespace) -> int:
     from boardai.agent import Closable
     from boardai.arena.play import play_othello
     from boardai.cli._common import console, warn_if_slow
+    from boardai.cli._first_use import noting_compiles, warm_up
     from boardai.errors import UsageError
     from boardai.othello import BLACK, WHITE, Game
     from boardai.othello.agents import make_agent
     from boardai.othello.agents.gtp_engine import start_engine
-    from boardai.othello.board import COLOR_NAMES, PASS, action_text
+    from boardai.othello.board import COLOR_NAMES, PASS, Board, action_text
     from boardai.othello.gtp import EngineError
 
     out = console()
     warn_if_slow("othello", [args.ai])
-    ai = make_agent(args.ai, args.seed)
-    start_engine(ai, args.ai)  # a bad engine says so before the first board
+    with noting_compiles():
+        ai = make_agent(args.ai, args.seed)
+        start_engine(ai, args.ai)  # a bad engine says so before the first board
+        # compile (or load) the search before the first board, not after the person's move
+        warm_up([ai], Board.initial(), [args.seed])
     failed: EngineError | None = None
     me = BLACK if args.color == "black" else WHITE
     game = Game(players=("you", args.ai) if me == BLACK else (args.ai, "you"))

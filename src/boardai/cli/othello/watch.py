@@ -90,9 +90,10 @@ def run(args: argparse.Namespace) -> int:
     from boardai.agent import Closable
     from boardai.arena.play import IllegalMoveError, Turn, play_othello
     from boardai.cli._common import warn_if_slow
+    from boardai.cli._first_use import noting_compiles, warm_up
     from boardai.cli._watch import watch
     from boardai.errors import UsageError
-    from boardai.othello import Game
+    from boardai.othello import Board, Game
     from boardai.othello.agents import make_agent
     from boardai.othello.agents.gtp_engine import start_engine
     from boardai.othello.board import COLOR_NAMES, action_text
@@ -103,9 +104,12 @@ def run(args: argparse.Namespace) -> int:
     seeds = (None, None) if args.seed is None else (args.seed, args.seed + 1)
     players = []
     try:
-        for spec, seed in zip(specs, seeds, strict=True):
-            players.append(make_agent(spec, seed))
-            start_engine(players[-1], spec)  # a bad engine says so before the first board
+        with noting_compiles():
+            for spec, seed in zip(specs, seeds, strict=True):
+                players.append(make_agent(spec, seed))
+                start_engine(players[-1], spec)  # a bad engine says so before the first board
+            # compile (or load) the searches off the clock: the times a move are their own
+            warm_up(players, Board.initial(), seeds)
     except BaseException:
         for agent in players:
             if isinstance(agent, Closable):
@@ -128,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
             lambda line: _screen(game, line),
             noted,
             args.delay,
-            waiting="thinking (a player's first move may compile its search)...",
+            waiting="thinking...",
             done="game over",
         )
     except (EngineError, IllegalMoveError) as e:  # a player failed mid-game: keep the record
