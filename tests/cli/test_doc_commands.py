@@ -119,3 +119,77 @@ def test_extraction_handles_prompts_wrappers_and_continuations() -> None:
         "--games",
         "3",
     ]
+
+
+#: Where a file a command reads is looked for: the tours and the README are read from the
+#: repository's root.
+TOURS = [ROOT / "README.md", *sorted((ROOT / "docs" / "tour").glob("*.md"))]
+#: A file name in an option's value: a path, a spec's ``model=PATH`` or a patterns ``@FILE``.
+FILE_WORD = re.compile(r"(?:^|model=|@)([^,:=@\s]+\.(?:obf|toml|jsonl|json|npz|pt|txt|csv))(?=,|$)")
+#: Files the text says are the reader's own, with where it says so.
+READERS_OWN = {
+    "big.toml": "cluster.md: a sweep file of the reader's, as examples/sweep-*.toml",
+    "my_patterns.txt": "ntuple.md: the reader's patterns, one a line",
+    "nt.npz": "ui.md: an Othello network the reader trained (othello.md: runs/othello/nt.npz)",
+}
+
+
+def files_of(app: App, command: str) -> tuple[list[str], list[str]]:
+    """The files ``command`` reads and the paths it writes (files or folders), from its parsed
+    options: a written one is an option :func:`boardai.cli._common.output_option` made (or a
+    positional ``out``); a read one any other value naming a file."""
+    from boardai.cli._common import _OUTPUTS
+
+    args = app.parser.parse_args(argv_of(command))
+    outputs = {entry[0] for entry in getattr(args, _OUTPUTS, None) or []} | {"out"}
+    reads: list[str] = []
+    writes: list[str] = []
+    for dest, value in vars(args).items():
+        values = value if isinstance(value, list | tuple) else [value]
+        for word in (v for v in values if isinstance(v, str)):
+            if dest in outputs:
+                writes.append(word)
+            else:
+                reads += FILE_WORD.findall(word)
+    return reads, writes
+
+
+def unmade_reads(app: App, text: str) -> list[str]:
+    """The files the commands of ``text`` read that are neither in the repository nor written
+    by an earlier command of the text (into a folder it writes, too)."""
+    written: list[str] = []
+    missing = []
+    for command in doc_commands(text):
+        if {"-h", "--help", "--version"} & set(argv_of(command)):
+            continue
+        reads, writes = files_of(app, command)
+        for path in reads:
+            made = any(path == w or path.startswith(w.rstrip("/") + "/") for w in written)
+            if not (made or (ROOT / path).exists() or path in READERS_OWN):
+                missing.append(f"{path} ({command})")
+        written += writes
+    return missing
+
+
+@pytest.mark.parametrize("doc", TOURS, ids=[p.name for p in TOURS])
+def test_every_file_a_tour_command_reads_ships_or_is_made_before(app: App, doc: Path) -> None:
+    """``boardai othello solve positions.obf`` named a file that did not ship: a command the
+    README or a tour shows reads files of the repository (examples/, models/) or of a command
+    shown before it (a --record, an --out), so it runs as written from the repository's root."""
+    assert unmade_reads(app, doc.read_text()) == []
+
+
+def test_a_file_no_command_made_is_caught(app: App) -> None:
+    text = (
+        "```\nboardai 2048 eval --agent greedy --games 3 --record games.jsonl\n"
+        "boardai replay games.jsonl --game 1\nboardai replay other.jsonl\n"
+        "boardai 2048 train dqn --out runs/dqn\n"
+        "boardai 2048 eval --agent dqn:model=runs/dqn/best.pt,lookahead=1 --games 1\n"
+        "boardai 2048 eval --agent ntuple:model=gone.npz,depth=2 --games 1\n"
+        "boardai othello solve examples/positions.obf\nboardai othello solve p.obf\n```\n"
+    )
+    assert unmade_reads(app, text) == [
+        "other.jsonl (boardai replay other.jsonl)",
+        "gone.npz (boardai 2048 eval --agent ntuple:model=gone.npz,depth=2 --games 1)",
+        "p.obf (boardai othello solve p.obf)",
+    ]

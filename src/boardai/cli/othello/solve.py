@@ -42,9 +42,10 @@ def register(app: App) -> None:
             "final disc difference for the side to move, a best move, nodes, seconds, nodes/s."
         ),
         examples=(
-            "boardai othello solve fforum-40-59.obf\n"
-            "boardai othello solve positions.obf --json solved.json --empties-max 22\n"
-            "boardai othello solve positions.obf --wld --time 60"
+            "boardai othello solve examples/positions.obf   # the repository's 5 positions, "
+            "12-20 empties: seconds\n"
+            "boardai othello solve examples/positions.obf --json solved.json --empties-max 22\n"
+            "boardai othello solve examples/positions.obf --wld --time 60"
         ),
     )
     p.add_argument("file", metavar="FILE", help="positions, one a line (obf) or board text")
