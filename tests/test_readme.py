@@ -80,3 +80,32 @@ def test_the_example_positions_are_what_their_script_writes(tmp_path: Path) -> N
     lines = [script["obf"](script["position"](seed, n)) for seed, n in script["WANTED"]]
     shipped = (ROOT / "examples" / "positions.obf").read_text().splitlines()
     assert [line.split(" ;")[0] for line in shipped if not line.startswith(";")] == lines
+
+
+def _readme_command(start: str) -> tuple[list[str], str]:
+    """The README's command line that begins ``start``: its argv (without ``boardai``) and its
+    comment."""
+    for line in (ROOT / "README.md").read_text().splitlines():
+        if line.startswith(start):
+            command, _, comment = line.partition("#")
+            return command.split()[1:], comment.strip()
+    raise AssertionError(f"no README line starts {start!r}")
+
+
+def test_the_figures_of_the_readme_cheap_commands_hold(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Run as written, ``othello perft 7`` and ``2048 random --games 10000 --seed 1`` give the
+    figures their comments give."""
+    import json
+
+    from boardai.cli import main
+
+    argv, comment = _readme_command("boardai othello perft 7 ")
+    assert comment == "55,092"
+    assert main(argv) == 0
+    assert "= 55,092 " in capsys.readouterr().out
+    argv, comment = _readme_command("boardai 2048 random --games 10000 --seed 1 ")
+    assert "about 1,090 points" in comment
+    assert main([*argv, "--json", str(tmp_path / "r.json")]) == 0
+    assert round(json.loads((tmp_path / "r.json").read_text())["summary"]["mean"], -1) == 1090
