@@ -68,3 +68,13 @@ class Closable(Protocol):
     def close(self) -> None:
         """Release it (a player may start it again if asked to play on)."""
         ...
+
+
+@runtime_checkable
+class Timed(Protocol):
+    """A player whose thinking a game clock can bound (a search with a time budget)."""
+
+    def limit_time(self, seconds: float | None) -> None:
+        """Spend at most ``seconds`` on each move from now on, or less where the player's own
+        limit is lower (None: its own limit alone)."""
+        ...

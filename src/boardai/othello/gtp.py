@@ -1,5 +1,6 @@
 """GTP (the Go Text Protocol, as Othello engines such as ``gtp-rhino`` speak it) for Othello:
-a server that lets any boardai player be driven by GUIs and other programs, and a client that
+a server that lets any boardai player be driven by GUIs and other programs (under a game clock
+too: ``time_settings`` and ``time_left``, :mod:`boardai.othello.clock`), and a client that
 drives an external engine as a subprocess, with timeouts so a crashed or silent engine never
 hangs a match.
 
@@ -10,16 +11,21 @@ Moves are vertices like ``D3`` (column letter, row number; a1 is the top left as
 from __future__ import annotations
 
 import contextlib
+import math
 import queue
 import shlex
 import subprocess
 import threading
+import time
 from collections.abc import Callable
 from typing import IO, Any
 
+from boardai.agent import Timed
 from boardai.othello.board import BLACK, PASS, WHITE, Board, action_text, parse_action
+from boardai.othello.clock import Clock
 
 PROTOCOL_VERSION = "2"
+COLOURS = (BLACK, WHITE)
 
 
 class EngineError(RuntimeError):
@@ -85,8 +91,12 @@ class GTPServer:
             "undo": self._undo,
             "showboard": lambda a: "\n" + str(self.board),
             "final_score": self._final_score,
+            "time_settings": self._time_settings,
+            "time_left": self._time_left,
             "quit": lambda a: "",
         }
+        #: The game clock of each colour, once ``time_settings`` set one (None: no limit).
+        self.clocks: dict[int, Clock] | None = None
 
     @property
     def board(self) -> Board:
@@ -129,6 +139,40 @@ class GTPServer:
         self.history = [Board.initial()]
         self.implicit.clear()
         self.agent.reset()
+        if self.clocks is not None:  # a new game starts with full clocks
+            first = self.clocks[BLACK]
+            self.clocks = {c: Clock(first.main, first.byo_yomi, first.stones) for c in COLOURS}
+        return ""
+
+    def _time_settings(self, args: list[str]) -> str:
+        try:
+            main, byo_yomi, stones = float(args[0]), float(args[1]), int(args[2])
+        except (IndexError, ValueError):
+            raise ValueError("syntax error: time_settings MAIN BYO_YOMI STONES") from None
+        if len(args) != 3 or not (math.isfinite(main) and math.isfinite(byo_yomi)):
+            raise ValueError("syntax error: time_settings MAIN BYO_YOMI STONES")
+        if main < 0 or byo_yomi < 0 or stones < 0:
+            raise ValueError("time_settings: times and stones must be >= 0")
+        if byo_yomi > 0 and stones == 0:  # GTP: no time limit
+            self.clocks = None
+        else:
+            self.clocks = {c: Clock(main, byo_yomi, stones) for c in COLOURS}
+        return ""
+
+    def _time_left(self, args: list[str]) -> str:
+        if len(args) != 3:
+            raise ValueError("syntax error: time_left COLOUR TIME STONES")
+        color = parse_color(args[0])
+        try:
+            left, stones = float(args[1]), int(args[2])
+        except ValueError:
+            raise ValueError("syntax error: time_left COLOUR TIME STONES") from None
+        if not math.isfinite(left) or stones < 0:
+            raise ValueError("time_left: a time and stones >= 0")
+        if self.clocks is None:  # a controller that sends no time_settings: main time only
+            self.clocks = {c: Clock(max(left, 0.0)) for c in COLOURS}
+        clock = self.clocks[color]
+        clock.left, clock.left_stones = max(left, 0.0), stones
         return ""
 
     def _play(self, args: list[str]) -> str:
@@ -160,7 +204,14 @@ class GTPServer:
             if board.legal_actions() != [PASS]:
                 raise ValueError(f"it is not {args[0]}'s turn")
             board = board.play(PASS)
+        clock = self.clocks[color] if self.clocks is not None else None
+        if isinstance(self.agent, Timed):
+            empties = 64 - (board.mover | board.opponent).bit_count()
+            self.agent.limit_time(None if clock is None else clock.budget(empties))
+        start = time.perf_counter()
         action = int(self.agent.act(board))  # may fail: the history is then left as it was
+        if clock is not None:
+            clock.spent(time.perf_counter() - start)
         after = board.play(action)
         self._push(board, after)
         return vertex(action)

@@ -79,6 +79,8 @@ class AlphaBetaAgent:
         mpc = probcut.table(opts.eval, probcut.default(opts.eval) if opts.mpc is None else opts.mpc)
         self.searcher = S.Searcher(*_evaluator(opts), tt_bits=opts.tt, mpc=mpc)
         self.last: S.SearchResult | None = None
+        #: A game clock's budget for each move (:meth:`limit_time`), over ``opts.time``.
+        self.clock_limit: float | None = None
 
     def reset(self) -> None:
         """Clear the transposition table."""
@@ -87,12 +89,18 @@ class AlphaBetaAgent:
     def reseed(self, seed: int) -> None:
         """Nothing to seed: the search draws nothing."""
 
+    def limit_time(self, seconds: float | None) -> None:
+        """Spend at most ``seconds`` a move (a game clock's budget), or ``time`` where that is
+        less (None: ``time`` alone)."""
+        self.clock_limit = seconds
+
     def analyse(self, state: Board) -> S.SearchResult:
         """The search result (move, value, depth, nodes) for ``state``."""
         o = self.opts
-        return self.searcher.search(
-            state.mover, state.opponent, o.depth, o.time if o.time > 0 else None, o.endgame
-        )
+        seconds = o.time if o.time > 0 else None
+        if self.clock_limit is not None:
+            seconds = self.clock_limit if seconds is None else min(seconds, self.clock_limit)
+        return self.searcher.search(state.mover, state.opponent, o.depth, seconds, o.endgame)
 
     def act(self, state: Board) -> int:
         if state.is_terminal():
