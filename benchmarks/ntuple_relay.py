@@ -1,7 +1,7 @@
 """Save a one-stage 2048 n-tuple network with its patterns' cells in another order: the same
 network (every value the same, checked on 2,000 boards), its weights moved to where the new
-order keeps them (`benchmarks/ntuple_layout_sim.py` picks orders; docs/benchmarks.md,
-"Session 42: a layout of the weights that misses less").
+order keeps them (`benchmarks/ntuple_layout_sim.py` picks orders;
+docs/journal/benchmarks-journal.md, "Session 42: a layout of the weights that misses less").
 
     python benchmarks/ntuple_relay.py IN.npz OUT.npz PATTERNS
 

@@ -5,7 +5,7 @@ Takes positions of recorded games (an eval journal or record file), searches eac
 the mean regret: the oracle's value of its best move minus its value of the move the spec
 picks (0 where they agree), in points of expected score; by empty cells too. The oracle uses
 the same network, so the ranking can favour searches that look like it; it says what to spend
-games on, the games decide (docs/benchmarks.md, session 29).
+games on, the games decide (docs/journal/benchmarks-journal.md, session 29).
 
     M=ntuple:model=2048-ntuple
     python benchmarks/search_regret.py runs/d8.jsonl --oracle $M,depth=10,prob_cut=0.001 \\

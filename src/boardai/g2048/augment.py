@@ -4,7 +4,7 @@ A 2048 board's value does not change when the board is turned or mirrored (the m
 with it), so a value net may learn from any of the 8 images of a board: each sample of a
 batch is shown in a randomly chosen one, up to 8 times the data (n-tuple networks get the
 same effect from their isomorphic lookups). Whether it pays depends on the net and the
-budget: for the strong DQN preset it did not (docs/benchmarks.md).
+budget: for the strong DQN preset it did not (docs/journal/benchmarks-journal.md).
 
 >>> import torch
 >>> x = torch.arange(16.0).view(1, 1, 4, 4)

@@ -26,7 +26,8 @@ Pattern = tuple[int, ...]
 #: 16 weights of one 64-byte cache line differ in that cell only. The 6-tuples of the sets
 #: below list first the cell that most often is the one cell in which two lookups of a move
 #: (or of the moves around it) differ, found by a cache simulation of games of a trained 4x6
-#: network (docs/benchmarks.md, "Session 42: a layout of the weights that misses less"):
+#: network (docs/journal/benchmarks-journal.md, "Session 42: a layout of the weights that
+#: misses less"):
 #: about a fifth fewer lines a move miss the L2 cache than in the published order (the
 #: papers' and TDL2048+'s, ``012345 456789 012456 45689a``), for the same network.
 PATTERN_SETS: dict[str, tuple[str, ...]] = {
@@ -36,7 +37,8 @@ PATTERN_SETS: dict[str, tuple[str, ...]] = {
     # 456789, 012456, 45689a.
     "4x6": ("501234", "645789", "601245", "64589a"),
     # 4x6 plus one more rectangle, over rows 2-3 (89abcd): the network of the best players in
-    # docs/benchmarks.md (grown from 4x6 there, trained as one set from the start later).
+    # docs/journal/benchmarks-journal.md (grown from 4x6 there, trained as one set from the
+    # start later).
     "5x6": ("501234", "645789", "601245", "64589a", "a89bcd"),
     # 4x6 plus four more 6-tuples (wider coverage of the middle and the diagonal): 01259a,
     # 0159de, 159dae, 01589c.

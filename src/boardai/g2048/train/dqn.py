@@ -65,7 +65,7 @@ class DQNConfig:
     augment: bool = False
     """afterstate net: learn from each sampled afterstate in one of its 8 rotations and mirror
     images, chosen at random (a board's value has the square's symmetry; the strong preset's
-    net learned slower with it here, see docs/benchmarks.md)"""
+    net learned slower with it here, see docs/journal/benchmarks-journal.md)"""
     reward: str = "log2"
     """env reward: score, log2 or shaped (a log reward with a per-move penalty and bonuses for
     tiles from 512; preset seed003)"""
