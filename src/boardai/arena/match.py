@@ -9,12 +9,25 @@ forfeit, and scores with standard errors.
 
 Game i of a match seeded S belongs to pair p = i // 2 (A black in even games), the rule for
 double games in :mod:`boardai.arena.seeding`.
+
+A match may open every game with random plies (``random_plies=(lo, hi)``): k uniformly random
+legal plies, k drawn uniformly from lo..hi, before the players play on, as the training data of
+an evaluation needs games from many openings. The opening draws from the pair's seed (a stream
+of its own, :func:`opening_seed`), so both games of a pair open alike, colours swapped, and a
+game's opening depends on the match's seed and the game's index alone.
+
+>>> done = run_match("greedy", "random", 2, seed=3, random_plies=(4, 6), keep_records=True)
+>>> [4 <= o.record["random_plies"] <= 6 for o in done.results]
+[True, True]
+>>> a, b = (o.record for o in done.results)
+>>> a["moves"][: a["random_plies"]] == b["moves"][: b["random_plies"]]
+True
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -33,15 +46,54 @@ if TYPE_CHECKING:
     from boardai.othello.game import Game
 
 
+#: The most random opening plies a match may ask for: a game has at most 60 moves.
+MAX_RANDOM_PLIES = 60
+
+
+def opening_seed(seed: int) -> np.random.SeedSequence:
+    """The random opening's stream for a game seeded ``seed`` (a pair's seed): one of its own,
+    so the epsilon moves and the players draw what they drew without an opening."""
+    return np.random.SeedSequence(seed, spawn_key=(2,))
+
+
+def random_opening(plies: tuple[int, int], seed: int, start: Board | None = None) -> list[int]:
+    """k uniformly random legal plies from ``start`` (the standard start by default; a forced
+    pass is a ply), k drawn uniformly from ``plies`` = (lo, hi), all from
+    :func:`opening_seed` (``seed``); fewer if the game ends first.
+
+    >>> len(random_opening((10, 10), seed=1))
+    10
+    >>> random_opening((3, 8), seed=5) == random_opening((3, 8), seed=5)
+    True
+    """
+    from boardai.othello.board import Board
+
+    lo, hi = plies
+    if not 0 <= lo <= hi <= MAX_RANDOM_PLIES:
+        raise ValueError(f"random plies must be 0 <= lo <= hi <= {MAX_RANDOM_PLIES}, got {plies}")
+    rng = np.random.default_rng(opening_seed(seed))
+    board = Board.initial() if start is None else start
+    moves: list[int] = []
+    for _ in range(int(rng.integers(lo, hi + 1))):
+        legal = board.legal_actions()
+        if not legal:
+            break
+        moves.append(legal[int(rng.integers(len(legal)))])
+        board = board.play(moves[-1])
+    return moves
+
+
 def play_game(
     black: Agent[Board],
     white: Agent[Board],
     epsilon: float = 0.0,
     seed: int = 0,
     start: Board | None = None,
+    opening: Sequence[int] = (),
 ) -> tuple[Game, str | None]:
     """Play one game; with probability ``epsilon`` a ply is a uniformly random legal move
-    drawn from ``seed``.
+    drawn from ``seed``. The game opens with the moves of ``opening`` (a random opening,
+    :func:`random_opening`), kept in its record; the players play on from there.
 
     Returns the game and, if a player failed (raised, or returned an illegal move), a message:
     that player then loses the game (the game stops there, the loser to move).
@@ -50,6 +102,8 @@ def play_game(
 
     rng = np.random.default_rng(seed)
     game = Game(start, players=(black.name, white.name))  # the record names them
+    for move in opening:
+        game.play(move)
     players = (black, white)
     try:
         for _ in play_othello(game, players, epsilon=epsilon, rng=rng):
@@ -68,7 +122,14 @@ def _who(players: tuple[Agent[Board], Agent[Board]], game: Game) -> str:
     return f"{players[color].name} ({'black' if color == BLACK else 'white'})"
 
 
-def _outcome(index: int, a_color: int, game: Game, forfeit: str | None, keep: bool) -> GameOutcome:
+def _outcome(
+    index: int,
+    a_color: int,
+    game: Game,
+    forfeit: str | None,
+    keep: bool,
+    random_plies: int | None = None,
+) -> GameOutcome:
     if forfeit is not None:
         loser = game.board.to_move
         score = 0.0 if loser == a_color else 1.0
@@ -79,6 +140,8 @@ def _outcome(index: int, a_color: int, game: Game, forfeit: str | None, keep: bo
     record = game.to_record() if keep else None
     if record is not None and forfeit:
         record["forfeit"] = forfeit
+    if record is not None and random_plies is not None:  # its first plies were random moves
+        record["random_plies"] = random_plies
     return GameOutcome(index, a_color, score, diff, len(game.moves), forfeit, record)
 
 
@@ -93,6 +156,8 @@ class Match:
         seed: the match's seed.
         keep_records: keep each game's record in its outcome.
         swap: colours alternate and pairs share a seed; False: A is black in every game.
+        random_plies: (lo, hi): each game opens with k random legal plies, k uniform in
+            lo..hi, the same opening for both games of a pair (None: no random opening).
     """
 
     a: str
@@ -101,6 +166,7 @@ class Match:
     seed: int = 0
     keep_records: bool = False
     swap: bool = True
+    random_plies: tuple[int, int] | None = None
 
     def build(self) -> list[Agent[Any]]:
         from boardai.othello.agents import make_agent
@@ -119,8 +185,10 @@ class Match:
             agent.reseed(seed)
             agent.reset()
         black, white = (a, b) if a_color == BLACK else (b, a)
-        game, forfeit = play_game(black, white, self.epsilon, gseed)
-        return _outcome(index, a_color, game, forfeit, self.keep_records)
+        opening = () if self.random_plies is None else random_opening(self.random_plies, gseed)
+        game, forfeit = play_game(black, white, self.epsilon, gseed, opening=opening)
+        random_plies = None if self.random_plies is None else len(opening)
+        return _outcome(index, a_color, game, forfeit, self.keep_records, random_plies)
 
 
 def run_match(
@@ -138,13 +206,15 @@ def run_match(
     chunk: int | None = None,
     journal: Part[GameOutcome] | None = None,
     part: range | None = None,
+    random_plies: tuple[int, int] | None = None,
 ) -> runner.Run[GameOutcome]:
     """Play ``games`` games of A against B; Ctrl-C stops and keeps the finished ones (the
     run's ``interrupted`` says so). The outcomes come back in game order; ``on_game`` sees
     each as it finishes (and first those of ``journal``, which are not played again);
-    ``part``: only the games of this range (:func:`~boardai.arena.runner.run`)."""
+    ``part``: only the games of this range (:func:`~boardai.arena.runner.run`);
+    ``random_plies``: each game's random opening (see :class:`Match`)."""
     return runner.run(
-        Match(a, b, epsilon, seed, keep_records, swap),
+        Match(a, b, epsilon, seed, keep_records, swap, random_plies),
         games,
         workers=workers,
         backend=backend,

@@ -47,6 +47,27 @@ def match_options(p: argparse.ArgumentParser) -> None:
     add_arena_options(p)
 
 
+def random_plies_range(text: str) -> tuple[int, int]:
+    """argparse type: ``LO-HI`` (or ``K``, for K-K), the random plies each game opens with,
+    0 <= LO <= HI <= 60.
+
+    >>> random_plies_range("8-30"), random_plies_range("12")
+    ((8, 30), (12, 12))
+    """
+    from boardai.arena.match import MAX_RANDOM_PLIES
+
+    lo, sep, hi = text.strip().partition("-")
+    try:
+        plies = (int(lo), int(hi) if sep else int(lo))
+    except ValueError:
+        plies = None
+    if plies is None or not 0 <= plies[0] <= plies[1] <= MAX_RANDOM_PLIES:
+        raise argparse.ArgumentTypeError(
+            f"not LO-HI with 0 <= LO <= HI <= {MAX_RANDOM_PLIES}: {text!r}"
+        )
+    return plies
+
+
 def register(app: App) -> None:
     p = app.command(
         "othello match",
@@ -57,7 +78,10 @@ def register(app: App) -> None:
             "boardai othello match --black ntuple:model=runs/nt.npz --white wpc --games 200\n"
             "boardai othello match --black wpc --white 'gtp:cmd=gtp-rhino -l 3' --games 20\n"
             "boardai othello match --black ntuple --white wpc --games 10000 --cluster auto "
-            "--resume m.jsonl"
+            "--resume m.jsonl\n"
+            "boardai othello match --black alphabeta:depth=6,endgame=16 "
+            "--white alphabeta:depth=6,endgame=16 --random-plies 8-30 --games 2000 "
+            "--record data/games.jsonl --resume data/journal.jsonl"
         ),
     )
     p.add_argument("--black", required=True, metavar="SPEC", help="player A (black in odd games)")
@@ -67,6 +91,14 @@ def register(app: App) -> None:
         dest="swap",
         action="store_false",
         help="A always plays black (default: colours alternate, pairs share a seed)",
+    )
+    p.add_argument(
+        "--random-plies",
+        type=random_plies_range,
+        metavar="LO-HI",
+        help="open each game with k uniformly random legal plies, k drawn from LO..HI by the "
+        "game's seed (both games of a pair open alike); records say k (training data: "
+        "boardai othello data pack)",
     )
     match_options(p)
     p.set_defaults(func=run)
@@ -139,6 +171,7 @@ def play_pairing(
             journal=played,
             part=part,
             keep_records=records is not None,
+            random_plies=getattr(args, "random_plies", None),
         )
     if records is not None:
         records += game_records(args.epsilon, done.results)
@@ -203,6 +236,8 @@ def journal_identity(args: argparse.Namespace, command: str, players: list[str])
     }
     if getattr(args, "record", None):  # its games keep their records (named only then, so
         identity["records"] = True  # the journals of runs without --record resume as before)
+    if getattr(args, "random_plies", None) is not None:  # (likewise)
+        identity["random_plies"] = list(args.random_plies)
     return identity
 
 
