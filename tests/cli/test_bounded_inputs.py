@@ -15,7 +15,7 @@ from boardai.errors import MIB, UsageError, read_limited
 LIMITS = [
     ("boardai.records.MAX_RECORD_BYTES", "a record file"),
     ("boardai.arena.journal.MAX_JOURNAL_BYTES", "a journal"),
-    ("boardai.cli.othello.solve.MAX_POSITION_BYTES", "a position file"),
+    ("boardai.cli.othello._positions.MAX_POSITION_BYTES", "a position file"),
     ("boardai.train.plan.MAX_PLAN_BYTES", "a sweep file"),
 ]
 
@@ -87,7 +87,7 @@ def test_a_file_past_its_limit_is_refused_by_its_size(
 
 def test_the_real_limits_are_generous() -> None:
     from boardai.arena.journal import MAX_JOURNAL_BYTES
-    from boardai.cli.othello.solve import MAX_POSITION_BYTES
+    from boardai.cli.othello._positions import MAX_POSITION_BYTES
     from boardai.records import MAX_RECORD_BYTES
     from boardai.train.plan import MAX_PLAN_BYTES
 

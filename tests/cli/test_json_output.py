@@ -52,6 +52,10 @@ COMMANDS = {
         "elo",
     ),
     "othello solve": (["othello", "solve", "{tmp}/p.obf"], "positions"),
+    "othello analyze": (
+        ["othello", "analyze", "{tmp}/p.obf", "--agent", "alphabeta:depth=1"],
+        "positions",
+    ),
     "othello perft": (["othello", "perft", "4"], "leaves"),
     "2048 bench engine": (
         ["2048", "bench", "engine", "--games", "20", "--repeat", "1", "--py-boards", "200"],

@@ -47,7 +47,7 @@ LISTED = {
     "2048": {"play", "watch", "eval", "compare", "random", "train", "bench"},
     "2048 train": {"ntuple", "dqn"},
     "2048 bench": {"engine", "env", "search", "ntuple"},
-    "othello": {"play", "watch", "match", "tournament", "gtp", "solve", "train", "perft"},
+    "othello": {"play", "watch", "match", "tournament", "gtp", "solve", "analyze", "train", "perft"},
     "othello train": {"ntuple", "dqn"},
     "journal": {"show", "merge"},
 }
@@ -151,16 +151,17 @@ def test_each_command_lives_in_the_module_named_for_it(app: App) -> None:
 
 def test_docs_and_help_examples_use_the_scheme(app: App) -> None:
     """Every command the README, the tours and the ``--help`` examples show is spelled the new
-    way (docs/benchmarks.md keeps the commands as they were run)."""
+    way (the benchmarks journal keeps the commands as they were run)."""
     old = [
         (source, c)
         for source, c in COMMANDS
-        if source != "docs/benchmarks.md"
+        if source != "docs/journal/benchmarks-journal.md"
         and not all(listed for _, listed in spelled(app, argv_of(c)))
     ]
     assert not old
     assert any(
-        source == "docs/benchmarks.md" and c.startswith("boardai eval") for source, c in COMMANDS
+        source == "docs/journal/benchmarks-journal.md" and c.startswith("boardai eval")
+        for source, c in COMMANDS
     )
 
 

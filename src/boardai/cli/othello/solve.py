@@ -3,30 +3,20 @@
 from __future__ import annotations
 
 import argparse
-import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from boardai.cli._common import json_option, positive_float, positive_int
-from boardai.errors import MIB, UsageError, read_limited
+from boardai.cli.othello._positions import Position, read_positions
+from boardai.errors import UsageError
 
 if TYPE_CHECKING:
     from boardai.cli import App
 
-_BLACK_CHARS = "XxBb*"
-_WHITE_CHARS = "OoWw"
-_EMPTY_CHARS = "-."
-#: A line of board text as ``str(Board)`` writes it: the header, a row, the side to move.
-_BOARD_TEXT = re.compile(r"a b c d e f g h|(\d\s+)?([XxOo.-]\s*){8}|(black|white) to move", re.I)
-_SIDES = {"x": 0, "b": 0, "black": 0, "*": 0, "o": 1, "w": 1, "white": 1}
 #: Past this many empty squares an exact solve with no --time or --nodes can take from minutes
 #: to years, with no output until it ends, so the command says so before it starts. FFO #41
 #: and #42 (22 empties) take about 10 s on a busy 2-core machine, and each empty square more
 #: some 3 times longer.
 SLOW_EMPTIES = 24
-#: The most bytes of a position file read (a line a position: some 200,000 of them, each an
-#: exact solve); a larger or endless one (``/dev/zero``) is refused in one line.
-MAX_POSITION_BYTES = 16 * MIB
 
 
 def register(app: App) -> None:
@@ -68,87 +58,6 @@ def register(app: App) -> None:
         "--time", type=positive_float, metavar="S", help="time limit per position in seconds"
     )
     p.set_defaults(func=run)
-
-
-@dataclass
-class Position:
-    """One position of the file and where it came from."""
-
-    line: int
-    mover: int
-    opponent: int
-    empties: int
-
-
-def _bad(path: str, line: int, why: str) -> UsageError:
-    return UsageError(f"{path}:{line}: {why}")
-
-
-def _obf(path: str, number: int, text: str) -> tuple[int, int, int]:
-    """(black, white, side) of an obf line without its comment."""
-    words = text.split()
-    board = words[0]
-    if len(board) != 64:
-        raise _bad(path, number, f"the board has {len(board)} squares, not 64")
-    for ch in board:
-        if ch not in _BLACK_CHARS + _WHITE_CHARS + _EMPTY_CHARS:
-            raise _bad(path, number, f"bad character {ch!r} in the board (X, O or -)")
-    if len(words) < 2:
-        raise _bad(path, number, "no side to move after the board (X or O)")
-    side = _SIDES.get(words[1].lower())
-    if side is None or len(words) > 2:
-        raise _bad(path, number, f"bad side to move {' '.join(words[1:])!r} (X or O)")
-    black = sum(1 << i for i, ch in enumerate(board) if ch in _BLACK_CHARS)
-    white = sum(1 << i for i, ch in enumerate(board) if ch in _WHITE_CHARS)
-    return black, white, side
-
-
-def read_positions(path: str) -> list[Position]:
-    """The positions of an obf / board-text file; a bad line raises a :class:`UsageError`
-    naming the file and line."""
-    from boardai.othello import Board
-
-    try:
-        text = read_limited(path, MAX_POSITION_BYTES, "a position file").decode("utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise UsageError(f"{path}: cannot read: {e}") from None
-    lines = text.splitlines()
-    out: list[Position] = []
-    block: list[str] = []  # board text collected so far
-    block_start = 0
-
-    def add(number: int, black: int, white: int, side: int) -> None:
-        if black & white:
-            raise _bad(path, number, "a square is both black and white")
-        board = Board(black, white, side)
-        if board.is_terminal():
-            raise _bad(path, number, "the game is over: there is nothing to solve")
-        out.append(Position(number, board.mover, board.opponent, board.empties()))
-
-    for number, raw in enumerate(lines, start=1):
-        text = raw.split(";", 1)[0].strip()
-        if not text or text.startswith(("%", "#")):
-            if block:
-                raise _bad(path, block_start, "board text without 'black/white to move'")
-            continue
-        if not block and not _BOARD_TEXT.fullmatch(text):
-            add(number, *_obf(path, number, text))
-            continue
-        if not block:
-            block_start = number
-        block.append(text)
-        if text.lower().split()[0] in ("black", "white"):
-            try:
-                b = Board.from_str("\n".join(block))
-            except ValueError as e:
-                raise _bad(path, block_start, str(e)) from None
-            add(block_start, b.black, b.white, b.to_move)
-            block = []
-    if block:
-        raise _bad(path, block_start, "board text without 'black/white to move'")
-    if not out:
-        raise UsageError(f"{path}: no positions")
-    return out
 
 
 def _warn_if_slow(path: str, positions: list[Position]) -> None:

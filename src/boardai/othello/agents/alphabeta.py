@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal
 
+import numpy as np
+
 from boardai.learn import store
 from boardai.othello import evaluation as E
 from boardai.othello import probcut
@@ -21,7 +23,8 @@ class AlphaBetaOptions:
     """Options of ``alphabeta``.
 
     Attributes:
-        depth: plies searched (the deepest iteration).
+        depth: plies searched (the deepest iteration); 0: the evaluation of the position itself
+            (``analyse``; the move played is a 1-ply search's).
         time: seconds per move (0: no limit); the search stops deepening when it runs out.
         endgame: solve exactly with this many empty squares or fewer (0: never); with a time
             budget, only from as many as it affords (18 at 1 s, see ``endgame_empties``).
@@ -44,8 +47,8 @@ class AlphaBetaOptions:
     mpc: float | None = None
 
     def __post_init__(self) -> None:
-        if not 1 <= self.depth <= 60:
-            raise ValueError(f"depth must be in 1..60, got {self.depth}")
+        if not 0 <= self.depth <= 60:
+            raise ValueError(f"depth must be in 0..60, got {self.depth}")
         check_move_time(self.time)
         if not 0 <= self.endgame <= 24:
             raise ValueError(f"endgame must be in 0..24, got {self.endgame}")
@@ -97,6 +100,13 @@ class AlphaBetaAgent:
     def analyse(self, state: Board) -> S.SearchResult:
         """The search result (move, value, depth, nodes) for ``state``."""
         o = self.opts
+        if o.depth == 0:  # the static evaluation; the move of a 1-ply search
+            found = self.searcher.search(state.mover, state.opponent, 1)
+            searcher = self.searcher
+            value = searcher.evaluator(
+                np.uint64(state.mover), np.uint64(state.opponent), searcher.data
+            )
+            return S.SearchResult(found.action, float(value), 0, found.nodes, False, 1)
         seconds = o.time if o.time > 0 else None
         if self.clock_limit is not None:
             seconds = self.clock_limit if seconds is None else min(seconds, self.clock_limit)

@@ -43,7 +43,8 @@ class NTupleOptions:
             (``boardai models``); left out: the first shipped Othello n-tuple model.
         preset: default or strong (see the module docstring); it fills depth, time and
             endgame where the spec leaves them out.
-        depth: 1 plays the move the network likes best; more searches with alpha-beta.
+        depth: 1 plays the move the network likes best; more searches with alpha-beta; 0 is
+            the network's value of the position itself (``othello analyze``), playing as 1.
         time: seconds per move for the search (0: no limit).
         endgame: with depth > 1, solve exactly with this many empties or fewer (with a time
             budget, only from as many as it affords: 18 at 1 s).
@@ -63,8 +64,8 @@ class NTupleOptions:
         self.depth = depth if self.depth is None else self.depth
         self.time = time if self.time is None else self.time
         self.endgame = endgame if self.endgame is None else self.endgame
-        if not 1 <= self.depth <= 60:
-            raise ValueError(f"depth must be in 1..60, got {self.depth}")
+        if not 0 <= self.depth <= 60:
+            raise ValueError(f"depth must be in 0..60, got {self.depth}")
         check_move_time(self.time)
         if self.mpc is not None:
             probcut.check_threshold(self.mpc)
