@@ -133,10 +133,9 @@ def probability(text: str) -> float:
 
 def default_workers() -> int:
     """All the cores this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not on Linux
-        return os.cpu_count() or 1
+    from boardai.hardware import cores
+
+    return cores()
 
 
 #: The namespace attribute that marks a command with a :func:`workers_option`.

@@ -46,7 +46,6 @@ import contextlib
 import json
 import logging
 import math
-import os
 import re
 import threading
 import time
@@ -57,6 +56,7 @@ from functools import partial
 from typing import Any, Protocol
 
 from boardai.errors import UsageError
+from boardai.hardware import cores
 from boardai.records import RecordSink
 from boardai.ui.session import Session2048, SessionOthello, SessionReplay, keep
 from boardai.ui.web.players import Offers
@@ -70,7 +70,7 @@ MAX_DIGITS = 24
 #: Deepest nesting of arrays and objects accepted in a message (a record needs 3).
 MAX_DEPTH = 16
 #: Searches the server runs at once by default (more wait their turn): the cores it may use.
-MAX_SEARCHES = max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+MAX_SEARCHES = cores()
 #: Quick requests (a move, an undo, opening a replay) the server runs at once; more wait their
 #: turn. They run off the event loop, as a long replay takes a second and up to about 100 MB
 #: while it is read; this bounds their memory together, whatever the number of sockets.
