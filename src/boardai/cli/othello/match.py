@@ -80,7 +80,7 @@ def register(app: App) -> None:
             "boardai othello match --black ntuple --white wpc --games 10000 --cluster auto "
             "--resume m.jsonl\n"
             "boardai othello match --black alphabeta:depth=6,endgame=16 "
-            "--white alphabeta:depth=6,endgame=16 --random-plies 8-30 --games 2000 "
+            "--white alphabeta:depth=6,endgame=16 --random-plies 8-30 --no-swap --games 2000 "
             "--record data/games.jsonl --resume data/journal.jsonl"
         ),
     )
@@ -247,6 +247,14 @@ def run(args: argparse.Namespace) -> int:
 
     part_of(args)  # a bad --part is one line before any work
     check_players([args.black, args.white], getattr(args, "cluster", None))
+    if args.random_plies is not None and args.swap and args.black == args.white:
+        import sys
+
+        print(  # a deterministic player then plays each pair's game twice, move for move
+            "boardai: warning: one player on both sides with colours swapped may play the same "
+            "game twice from each pair's opening; --no-swap gives every game its own",
+            file=sys.stderr,
+        )
     journal = open_journal(args, journal_identity(args, "othello match", [args.black, args.white]))
     records: list[dict[str, Any]] | None = [] if args.record else None
     try:

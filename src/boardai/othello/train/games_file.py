@@ -288,14 +288,22 @@ def positions(source: Games | str | os.PathLike[str], skip_random: bool = True) 
     ``source``: games, or a games file (read and checked).
     """
     games = read_games(source) if not isinstance(source, Games) else source
-    first = games.random_plies.astype(np.int64) if skip_random else np.zeros(len(games), np.int64)
-    starts = games.offsets[:-1] + first
-    kept = np.ones(len(games.moves), np.int64)
-    kept[games.moves == PASS] = 0
-    # positions of game i: its non-pass moves from move first[i] on
-    cum = np.concatenate(([0], np.cumsum(kept)))
-    count = int((cum[games.offsets[1:]] - cum[starts]).sum())
+    first, count = _first_moves(games, skip_random)
     return Positions(*_positions(games.moves, games.offsets, games.results, first, np.int64(count)))
+
+
+def count_positions(games: Games, skip_random: bool = True) -> int:
+    """How many rows :func:`positions` gives, without making them."""
+    return _first_moves(games, skip_random)[1]
+
+
+def _first_moves(games: Games, skip_random: bool) -> tuple[np.ndarray, int]:
+    """Each game's first move whose position is kept, and the positions kept in all: the
+    moves that are not passes, from each game's first kept one on."""
+    first = games.random_plies.astype(np.int64) if skip_random else np.zeros(len(games), np.int64)
+    played = np.concatenate(([0], np.cumsum(games.moves != PASS)))
+    count = int((played[games.offsets[1:]] - played[games.offsets[:-1] + first]).sum())
+    return first, count
 
 
 # -- merging --------------------------------------------------------------------------------
