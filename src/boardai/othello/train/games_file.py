@@ -112,7 +112,7 @@ class Games:
     @classmethod
     def from_lists(
         cls,
-        games: Sequence[Sequence[int]],
+        games: Sequence[Sequence[int] | np.ndarray],
         random_plies: Sequence[int],
         results: Sequence[int],
         sources: list[dict[str, Any]] | None = None,
