@@ -47,8 +47,20 @@ LISTED = {
     "2048": {"play", "watch", "eval", "compare", "random", "train", "bench"},
     "2048 train": {"ntuple", "dqn"},
     "2048 bench": {"engine", "env", "search", "ntuple"},
-    "othello": {"play", "watch", "match", "tournament", "gtp", "solve", "analyze", "train", "perft"},
+    "othello": {
+        "play",
+        "watch",
+        "match",
+        "tournament",
+        "gtp",
+        "solve",
+        "analyze",
+        "train",
+        "data",
+        "perft",
+    },
     "othello train": {"ntuple", "dqn"},
+    "othello data": {"pack", "show"},
     "journal": {"show", "merge"},
 }
 

@@ -31,12 +31,16 @@ from boardai.errors import UsageError
 #: Command groups (``boardai 2048 train ...``) and their one-line help, in listing order.
 GROUPS = {
     "2048": "the 2048 commands: play, watch, eval, compare, random, train, bench",
-    "othello": "the Othello commands: play, watch, match, tournament, gtp, solve, train, perft",
+    "othello": (
+        "the Othello commands: play, watch, match, tournament, gtp, solve, analyze, train, "
+        "data, perft"
+    ),
     "models": "the trained players boardai ships: list, show, verify, fetch, compact",
     "journal": "the --resume journals of long runs: show how far one got, merge a run's parts",
     "2048 train": "train a 2048 player (n-tuple TD, DQN)",
     "2048 bench": "measure speed (engine, env, search, n-tuple TD)",
     "othello train": "train an Othello player (n-tuple TD self-play, DQN)",
+    "othello data": "Othello games as training data: pack, show",
 }
 #: The groups of the older spellings, hidden, and where their commands went.
 MOVED = {

@@ -13,16 +13,7 @@ if TYPE_CHECKING:
     from boardai.cli import App
 
 
-def data_group() -> None:
-    """The ``othello data`` group, beside its commands (``boardai.cli.GROUPS`` lists the
-    groups it knows; this one joins them here)."""
-    from boardai.cli import GROUPS
-
-    GROUPS.setdefault("othello data", "Othello games as training data: pack, show")
-
-
 def register(app: App) -> None:
-    data_group()
     p = app.command(
         "othello data pack",
         help="pack match records into one games file (moves, random plies, exact results)",

@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from boardai.cli.othello.data_pack import data_group
-
 if TYPE_CHECKING:
     import numpy as np
 
@@ -17,7 +15,6 @@ BANDS = ((1, 10), (11, 20), (21, 30), (31, 40), (41, 50), (51, 60))
 
 
 def register(app: App) -> None:
-    data_group()
     p = app.command(
         "othello data show",
         help="what a games file holds: games, positions by empties, labels, where they came from",
