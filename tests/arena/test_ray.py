@@ -23,32 +23,44 @@ from boardai.arena.solo import Solo
 from boardai.cli import main
 from tests.arena.untimed import RAY_TIMINGS, untimed
 
+#: All of the Ray tests run on one pytest-xdist worker (tests/conftest.py), one after another:
+#: Ray's starts, several processes each, are what a loaded 2-core machine struggled with.
+pytestmark = pytest.mark.xdist_group("ray")
+
+#: Seconds a simulated cluster's nodes may take to register, all three, on a loaded machine
+#: (Ray's default is 30).
+NODES_UP_S = 300
+
 
 @pytest.fixture(scope="module", params=["local", "cluster"])
 def ray_up(request: pytest.FixtureRequest) -> Iterator[str]:
-    """Ray in this process: started here with 2 CPUs, or joined to a 3-node cluster."""
+    """Ray in this process, once for the module's tests of each kind: started here with 2
+    CPUs, or joined to a 3-node cluster. A node whose start times out is ended and started again
+    (``start_node``), and whatever did start is shut down, even when the setup fails."""
     ray = pytest.importorskip("ray")
     import cloudpickle
 
-    cloudpickle.register_pickle_by_value(sys.modules[__name__])  # SlowSolo, in the workers
-    quiet: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.ERROR}
-    cluster = None
-    if request.param == "local":
-        ray.init(num_cpus=2, include_dashboard=False, **quiet)
-    else:
-        from ray.cluster_utils import Cluster
+    from boardai.arena.ray_backend import connect, start_node
 
-        cluster = Cluster(
-            initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False}
-        )
-        for _ in range(2):
-            cluster.add_node(num_cpus=1)
-        ray.init(address=cluster.address, **quiet)
-        cluster.wait_for_nodes()
-    yield request.param
-    ray.shutdown()
-    if cluster is not None:
-        cluster.shutdown()
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])  # SlowSolo, in the workers
+    cluster = None
+    try:
+        if request.param == "local":
+            connect("local", workers=2)
+        else:
+            from ray.cluster_utils import Cluster
+
+            cluster = Cluster()
+            start_node(lambda: cluster.add_node(wait=False, num_cpus=1, include_dashboard=False))
+            for _ in range(2):
+                start_node(lambda: cluster.add_node(wait=False, num_cpus=1))
+            cluster.wait_for_nodes(timeout=NODES_UP_S)
+            ray.init(address=cluster.address, log_to_driver=False, logging_level=logging.ERROR)
+        yield request.param
+    finally:
+        ray.shutdown()
+        if cluster is not None:
+            cluster.shutdown()
 
 
 @pytest.mark.parametrize(
@@ -112,7 +124,7 @@ class SlowSolo(Solo):
         first = not any(p.name.endswith(f"-{index}") for p in Path(self.folder).iterdir())
         Path(self.folder, f"{os.getpid()}-{index}").touch()
         if index == self.stall and first:
-            time.sleep(120)  # killed long before this ends
+            time.sleep(400)  # killed long before this ends (the killer gives up at 300 s)
         return super().play(players, index)
 
 
@@ -128,7 +140,7 @@ def test_a_worker_killed_mid_run_loses_no_game_and_counts_none_twice(
     killed: list[int] = []
 
     def kill_the_stalled_worker() -> None:
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + 300  # a worker's start on a loaded machine
         while time.monotonic() < deadline:
             found = [p.name for p in tmp_path.iterdir() if p.name.endswith(f"-{stall}")]
             if found:

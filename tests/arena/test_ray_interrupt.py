@@ -16,11 +16,28 @@ import pytest
 
 from tests.arena.untimed import RAY_TIMINGS, untimed
 
+#: On the worker of the other Ray tests, after or before them, never beside them
+#: (tests/conftest.py): each of these starts Ray in a child.
+pytestmark = pytest.mark.xdist_group("ray")
+
+#: Seconds a child may take to start Ray and finish its first games on a loaded machine (Ray's
+#: start alone may be made three times, 30 s and more each: boardai.arena.ray_backend).
+STARTED_S = 480
+
 # Long enough (about 18 CPU-seconds, 16 chunks of 16 games) that Ctrl-C, sent once the first
 # chunk is in the journal, lands well before the last one: with 16 games of depth 1 (a quarter
 # of a second) a fast machine finished them all before the signal arrived.
 GAMES = 256
 EVAL = ["2048", "eval", "--agent", "expectimax:depth=2", "--games", str(GAMES), "--seed", "8"]
+
+
+def _reap(child: subprocess.Popen[str]) -> None:
+    """Kill ``child`` if it still runs, and wait for it: a child left unwaited is a
+    ResourceWarning ("subprocess ... is still running") when it is collected, an error under
+    this suite's ``filterwarnings = error`` in whichever test runs then."""
+    if child.poll() is None:
+        child.kill()
+    child.communicate()
 
 
 def _boardai(args: list[str], cwd: Path) -> subprocess.Popen[str]:
@@ -55,19 +72,19 @@ def test_ctrl_c_on_a_ray_run_stops_it_and_resume_finishes_it(tmp_path: Path) -> 
         tmp_path,
     )
     try:
-        deadline = time.monotonic() + 300  # Ray's start on a loaded machine
+        deadline = time.monotonic() + STARTED_S  # Ray's start on a loaded machine
         while time.monotonic() < deadline and child.poll() is None:
             if journal.exists() and len(journal.read_text().splitlines()) >= 1 + 2:
                 break
             time.sleep(0.1)
         else:
             assert child.poll() is None, child.communicate()[1][-2000:]
-            pytest.fail("no two games in the journal after 300 s: the machine is too busy")
+            pytest.fail(f"no two games in the journal after {STARTED_S} s: the machine is too busy")
         assert child.poll() is None, child.communicate()[1][-2000:]
         child.send_signal(signal.SIGINT)
         _, err = child.communicate(timeout=120)
     finally:
-        child.kill()
+        _reap(child)
     assert child.returncode == 130, err[-2000:]
     assert "Traceback" not in err
     done = [json.loads(line) for line in journal.read_text().splitlines()[1:] if line.strip()]
@@ -114,7 +131,7 @@ def test_ctrl_c_on_a_ray_sweep_saves_the_trials_under_way(tmp_path: Path) -> Non
     )
     names = ("alpha-0.1", "alpha-0.05")
     try:
-        deadline = time.monotonic() + 300  # Ray's start on a loaded machine
+        deadline = time.monotonic() + STARTED_S  # Ray's start on a loaded machine
         while time.monotonic() < deadline and child.poll() is None:
             csvs = [out / name / "progress.csv" for name in names]
             if all(p.exists() and len(p.read_text().splitlines()) >= 2 for p in csvs):
@@ -122,11 +139,11 @@ def test_ctrl_c_on_a_ray_sweep_saves_the_trials_under_way(tmp_path: Path) -> Non
             time.sleep(0.2)
         else:
             assert child.poll() is None, child.communicate()[1][-2000:]
-            pytest.fail("the trials reported nothing after 300 s: the machine is too busy")
+            pytest.fail(f"the trials reported nothing after {STARTED_S} s: the machine is too busy")
         child.send_signal(signal.SIGINT)
         _, err = child.communicate(timeout=200)
     finally:
-        child.kill()
+        _reap(child)
     assert child.returncode == 130, err[-2000:]
     assert "Traceback" not in err and "tasks under way to save" in err
     for name in names:

@@ -51,7 +51,7 @@ def connect(address: str, workers: int | None = None) -> Any:
     quiet: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.ERROR}
     try:
         if address == "local":
-            _start_local(ray, num_cpus=workers, include_dashboard=False, **quiet)
+            start_node(lambda: ray.init(num_cpus=workers, include_dashboard=False, **quiet))
         else:
             ray.init(address=address, **quiet)
     except (ConnectionError, ValueError, RuntimeError) as e:
@@ -73,25 +73,27 @@ def _in_our_words(said: str) -> str:
     return re.sub(r"(the )?`?--address`? flag", "--cluster HOST:PORT", said)
 
 
-#: Tries at starting Ray on this machine. Ray gives a new node's raylet a fixed 30 s to
+#: Tries at starting a Ray node on this machine. Ray gives a new node's raylet a fixed 30 s to
 #: register ("The current node timed out during startup"), which a loaded 2-core machine can
 #: miss while Ray's own processes start; such a start is ended and made again.
-LOCAL_START_TRIES = 3
+START_TRIES = 3
 
 
-def _start_local(ray: Any, **init: Any) -> None:
-    """``ray.init(**init)``, made again after a start that timed out, whose processes are ended
-    first (Ray leaves them running, and their reaper ends them only when this process ends).
-    The last timeout is a RuntimeError saying how many starts timed out."""
-    for tries in range(1, LOCAL_START_TRIES + 1):
+def start_node(start: Callable[[], R]) -> R:
+    """``start()`` (``ray.init`` of a local Ray, a test cluster's ``add_node``), made again
+    after a start that timed out, whose processes are ended first (Ray leaves them running, and
+    their reaper ends them only when this process ends). The last timeout is a RuntimeError
+    saying how many starts timed out."""
+    tries = 0
+    while True:
+        tries += 1
         try:
-            ray.init(**init)
-            return
+            return start()
         except Exception as e:  # Ray raises a bare Exception for this one
             if "timed out during startup" not in str(e):
                 raise
             _end_failed_node(e)
-            if tries == LOCAL_START_TRIES:
+            if tries == START_TRIES:
                 raise RuntimeError(
                     f"Ray's start on this machine timed out {tries} times (a busy machine?)"
                 ) from e
