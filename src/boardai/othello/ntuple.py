@@ -7,6 +7,12 @@ indexes the tuple's table; the value of a position is ``tanh`` of the sum of tho
 (Lucas 2008; Jaśkowski, Szubert et al. for the Othello League). Images equal square for
 square are kept once.
 
+A network's output kind (:data:`OUTPUTS`, kept in its model file's layout) says what the sum
+means: ``tanh`` (TD self-play, the default and every older file's), a value in (-1, 1) from
+``tanh`` of the sum; ``linear`` (fitted by regression, :mod:`boardai.othello.train.fit`), the
+sum itself is the predicted final disc difference for the mover, clipped to
+±:data:`DISC_CLIP` where it is used as a value.
+
 A network may have stages (Buro's Logistello): separate tables for each phase of the game,
 the phase being the number of discs on the board (4..64) cut into equal bands
 (:func:`stage_of`). One stage is the classic network.
@@ -26,7 +32,7 @@ image's table for each stage in the flat ``weights`` float32 array).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
@@ -179,20 +185,47 @@ VALUES_PER_SQUARE = 3
 #: Most stages a network may have (a stage needs a band of at least 2 disc counts).
 MAX_STAGES = 30
 
+#: Output kinds: what the sum of a network's weights means (see the module docstring).
+OUTPUTS = ("tanh", "linear")
+
+#: A linear network's values are clipped to ± this many discs (a final disc difference lies
+#: within it).
+DISC_CLIP = 64.0
+
+#: A linear network's weights scaled by this for the compiled 1-ply functions (:meth:`data`):
+#: a power of two, so the scaling is exact in float32.
+_LINEAR_PLAY_SCALE = 1.0 / 64.0
+
+
+def check_output(output: object) -> str:
+    """``output`` if it is one of :data:`OUTPUTS`, else UsageError."""
+    if output not in OUTPUTS:
+        raise UsageError(f"output must be one of {', '.join(OUTPUTS)}, got {output!r}")
+    return str(output)
+
 
 @dataclass
 class NTupleNetwork:
-    """The tuples (by name), their symmetric images, and one weight table per tuple and stage."""
+    """The tuples (by name), their symmetric images, one weight table per tuple and stage, and
+    the output kind (:data:`OUTPUTS`)."""
 
     names: list[str]
     squares: np.ndarray
     offsets: np.ndarray
     weights: np.ndarray
+    output: str = "tanh"
+    #: (weights array, its scaled read-only copy) for :meth:`data` of a linear network.
+    _play: tuple[np.ndarray, np.ndarray] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     @classmethod
-    def create(cls, tuples: str = "standard", stages: int = 1) -> NTupleNetwork:
+    def create(
+        cls, tuples: str = "standard", stages: int = 1, output: str = "tanh"
+    ) -> NTupleNetwork:
         """A zero network of the named tuples (see :data:`TUPLES`, :data:`TUPLE_SETS`) with
-        ``stages`` phases of the game (see :func:`stage_of`)."""
+        ``stages`` phases of the game (see :func:`stage_of`) and the output kind ``output``."""
+        check_output(output)
         if not 1 <= stages <= MAX_STAGES:
             raise UsageError(f"stages must be in 1..{MAX_STAGES}, got {stages}")
         names = parse_tuples(tuples)
@@ -211,18 +244,20 @@ class NTupleNetwork:
             squares[i, : len(r)] = r
         base = np.array(offsets, np.int64)
         staged = base[None, :] + start * np.arange(stages, dtype=np.int64)[:, None]
-        return cls(names, squares, staged, np.zeros(start * stages, np.float32))
+        return cls(names, squares, staged, np.zeros(start * stages, np.float32), output)
 
     #: The game, as model files name it (:mod:`boardai.learn.model_file`).
     GAME: ClassVar[str] = "othello"
 
     def layout(self) -> dict[str, Any]:
-        """The metadata that describes the tables in a model file: tuple names, stages."""
-        return {"tuples": ",".join(self.names), "stages": self.stages}
+        """The metadata that describes the tables in a model file: tuple names, stages, output
+        kind (a file without one is ``tanh``: every file written before linear networks)."""
+        return {"tuples": ",".join(self.names), "stages": self.stages, "output": self.output}
 
     @classmethod
     def weights_size(cls, layout: Mapping[str, Any]) -> int:
         """The number of weights of the network a model file's ``layout`` describes."""
+        check_output(layout.get("output", "tanh"))
         stages = int(layout.get("stages", 1))
         if not 1 <= stages <= MAX_STAGES:
             raise UsageError(f"stages must be in 1..{MAX_STAGES}, got {stages}")
@@ -232,7 +267,9 @@ class NTupleNetwork:
     @classmethod
     def from_layout(cls, layout: Mapping[str, Any], weights: np.ndarray) -> NTupleNetwork:
         """The network a model file's ``layout`` describes, holding ``weights``."""
-        net = cls.create(layout["tuples"], int(layout.get("stages", 1)))
+        net = cls.create(
+            layout["tuples"], int(layout.get("stages", 1)), layout.get("output", "tanh")
+        )
         if weights.shape != net.weights.shape or weights.dtype != np.float32:
             raise ValueError(f"weights {weights.shape} do not fit tuples {layout['tuples']!r}")
         net.weights = weights
@@ -248,12 +285,46 @@ class NTupleNetwork:
         """Phases of the game with their own tables."""
         return int(self.offsets.shape[0])
 
+    @property
+    def linear(self) -> bool:
+        """Whether the sum of the weights is the value itself, in discs (``output="linear"``)."""
+        return self.output == "linear"
+
     def data(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(squares, offsets, weights)`` for the compiled functions."""
-        return self.squares, self.offsets, self.weights
+        """``(squares, offsets, weights)`` for the compiled functions (:func:`value`,
+        :func:`greedy_action`, the TD updates), which value a position as ``tanh`` of the sum
+        and a finished game as ±1.
+
+        A tanh network's weights are its own array (the TD updates write to it). A linear
+        network's are a read-only copy scaled by 1/64 (exact: a power of two), made once per
+        weights array (replace the array, do not edit it in place): ``tanh(discs / 64)``
+        orders positions as their disc values do, where ``tanh(discs)`` would round every
+        value past ±19 discs to ±1 (``tanh(discs / 64)`` does only past ±1,200), and a
+        finished game's ±1 ranks past any value, as a finished game does in the search. So
+        the 1-ply player and the vector env's opponent play a linear network by its disc
+        values."""
+        if not self.linear:
+            return self.squares, self.offsets, self.weights
+        if self._play is None or self._play[0] is not self.weights:
+            scaled = self.weights * np.float32(_LINEAR_PLAY_SCALE)
+            scaled.flags.writeable = False
+            self._play = (self.weights, scaled)
+        return self.squares, self.offsets, self._play[1]
+
+    def raw_value(self, mover: int, opponent: int) -> float:
+        """The sum of the weights of the position's images (before ``tanh`` or the clip)."""
+        return float(
+            raw_value(
+                np.uint64(mover), np.uint64(opponent), self.squares, self.offsets, self.weights
+            )
+        )
 
     def value(self, mover: int, opponent: int) -> float:
-        """The network's value of a position for the player to move, in (-1, 1)."""
+        """The network's value of a position for the player to move: in (-1, 1) for a tanh
+        network, the predicted final disc difference within ±:data:`DISC_CLIP` for a linear
+        one."""
+        if self.linear:
+            return min(max(self.raw_value(mover, opponent), -DISC_CLIP), DISC_CLIP)
         return float(value(np.uint64(mover), np.uint64(opponent), *self.data()))
 
 

@@ -1,11 +1,21 @@
 """An n-tuple network as the evaluator of :mod:`boardai.othello.search`.
 
 The search takes an ``@njit`` evaluator and its data; for a network the data is
-:func:`search_data`'s (its stage offsets and weights, and its images' line groups,
-:mod:`boardai.othello.ntuple_lines`), and the value is the network's (``tanh`` of the sum of its
-weights, in (-1, 1)) scaled by 100, the range of the hand-made evaluations: the same value bit
-for bit as :meth:`boardai.othello.ntuple.NTupleNetwork.value`, its indices read a line at a
-time.
+:func:`search_data`'s (its stage offsets and weights, its images' line groups,
+:mod:`boardai.othello.ntuple_lines`, and its output kind). The value of a ``tanh`` network
+(``tanh`` of the sum of its weights, in (-1, 1)) is scaled by 100, the range of the hand-made
+evaluations; a ``linear`` network's is the sum itself, its predicted final disc difference,
+clipped to ±64: the unit of the endgame solver's exact values. Either is the same value bit for
+bit as :meth:`boardai.othello.ntuple.NTupleNetwork.value` (times 100 for tanh), its indices read
+a line at a time.
+
+What the search assumes of the scale (:mod:`boardai.othello.search`): leaves stay well inside
+``±WIN_VALUE`` (1e6), true of both; the aspiration window (``Searcher(window=30)``) is 30 units,
+30 of the tanh network's 100 or 30 discs for a linear one: wider than needed there (fewer
+re-searches, less cut at the root) but never wrong. Multi-prob-cut's table for ``eval=ntuple``
+(:mod:`boardai.othello.probcut`) was fitted to the tanh network's scale; it is off by default,
+and for a linear network it should stay off until a fit for it is made
+(``benchmarks/othello_mpc_fit.py --model``).
 """
 
 # ruff: noqa: E741  (P, O: the mover's and the opponent's bitboards)
@@ -17,7 +27,7 @@ import numpy as np
 
 from boardai._jit import njit
 from boardai.intrinsics import prefetch
-from boardai.othello.ntuple import NTupleNetwork, stage_of
+from boardai.othello.ntuple import DISC_CLIP, NTupleNetwork, stage_of
 from boardai.othello.ntuple_lines import line_groups, line_index, transpose
 
 #: Search units per unit of network value.
@@ -26,13 +36,13 @@ SCALE = 100.0
 
 def search_data(network: NTupleNetwork) -> tuple[Any, ...]:
     """The data :func:`evaluate_ntuple` takes for ``network``: ``(offsets, weights, start,
-    transposed, mask, table, scratch)`` (``start`` ... ``table``: its
+    transposed, mask, table, scratch, linear)`` (``start`` ... ``table``: its
     :class:`~boardai.othello.ntuple_lines.LineGroups`; ``scratch``: one weight index an image,
-    so one searcher's, not for threads). The weights are the network's own array, not a
-    copy."""
+    so one searcher's, not for threads; ``linear``: the output kind is ``linear``). The
+    weights are the network's own array, not a copy."""
     groups = line_groups(network.squares)
     scratch = np.empty(network.offsets.shape[1], np.int64)
-    return (network.offsets, network.weights, *groups, scratch)
+    return (network.offsets, network.weights, *groups, scratch, bool(network.linear))
 
 
 @njit
@@ -40,7 +50,7 @@ def lines_raw_value(P: np.uint64, O: np.uint64, data: Any) -> float:
     """:func:`boardai.othello.ntuple.raw_value` (the same sum, in the same order), each
     image's index read a line at a time; every index is written, its weight's load started,
     before the sum reads any (1.5x faster than loading as it sums)."""
-    offsets, weights, start, transposed, mask, table, scratch = data
+    offsets, weights, start, transposed, mask, table, scratch, _ = data
     st = stage_of(P, O, offsets.shape[0])
     PT = transpose(P)
     OT = transpose(O)
@@ -57,5 +67,9 @@ def lines_raw_value(P: np.uint64, O: np.uint64, data: Any) -> float:
 
 @njit
 def evaluate_ntuple(P: np.uint64, O: np.uint64, data: Any) -> float:
-    """Search evaluator: ``SCALE`` times the network's value for the mover."""
-    return SCALE * np.tanh(lines_raw_value(P, O, data))
+    """Search evaluator: ``SCALE`` times a tanh network's value for the mover, a linear
+    network's predicted disc difference (within ±``DISC_CLIP``)."""
+    v = lines_raw_value(P, O, data)
+    if data[7]:
+        return min(max(v, -DISC_CLIP), DISC_CLIP)
+    return SCALE * np.tanh(v)
