@@ -59,7 +59,7 @@ LISTED = {
         "data",
         "perft",
     },
-    "othello train": {"ntuple", "dqn"},
+    "othello train": {"ntuple", "dqn", "fit"},
     "othello data": {"pack", "show"},
     "journal": {"show", "merge"},
 }

@@ -164,7 +164,7 @@ def split(n: int, holdout: float, seed: int, game: np.ndarray | None = None) -> 
     ``game`` gives each position's game (a share of the distinct games), else single
     positions. Drawn from ``seed`` alone.
 
-    >>> split(10, 0.3, 0).sum()
+    >>> int(split(10, 0.3, 0).sum())
     3
     >>> held = split(6, 0.5, 1, np.array([0, 0, 1, 1, 2, 2]))
     >>> bool(np.all(held[::2] == held[1::2]))
