@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boardai.errors import ModelFileError
+from boardai.errors import ModelFileError, UsageError
 from boardai.othello import Board
 from boardai.othello.ntuple import (
     TUPLES,
@@ -340,3 +340,32 @@ def test_othello_networks_compact_like_2048_ones(tmp_path: Path) -> None:
     assert meta["compacted"]["dropped"] == ["tc_a"] and meta["weights_encoding"] == "int16-sparse"
     assert back.stages == 3 and 0 < change <= np.abs(net.weights).max() / 32767
     assert np.abs(back.weights - net.weights).max() == pytest.approx(change)
+
+
+def test_linear_networks_round_trip_and_old_layouts_are_tanh(tmp_path: Path) -> None:
+    from boardai.othello.ntuple import DISC_CLIP, greedy_action
+    from boardai.othello.ntuple_eval import evaluate_ntuple, search_data
+
+    net = NTupleNetwork.create("corner3x3,diag8", stages=2, output="linear")
+    net.weights = np.random.default_rng(0).normal(0, 8, net.weights.size).astype(np.float32)
+    path = tmp_path / "lin.npz"
+    save_network(path, net)
+    back, meta = load_model(path)
+    assert back.output == "linear" and meta["output"] == "linear"
+    assert np.array_equal(back.weights, net.weights)
+    layout = {"tuples": "corner3x3,diag8", "stages": 2}  # a file from before output kinds
+    assert NTupleNetwork.from_layout(layout, net.weights.copy()).output == "tanh"
+    with pytest.raises(UsageError, match="output"):
+        NTupleNetwork.create("small", output="relu")
+    b = Board.initial().play("d3").play("c5")
+    raw = net.raw_value(b.mover, b.opponent)
+    assert net.value(b.mover, b.opponent) == pytest.approx(min(max(raw, -DISC_CLIP), DISC_CLIP))
+    got = evaluate_ntuple(np.uint64(b.mover), np.uint64(b.opponent), search_data(net))
+    assert got == pytest.approx(min(max(raw, -DISC_CLIP), DISC_CLIP), abs=1e-4)
+    # 1-ply play follows the disc values (the compiled tanh path sees them scaled by 1/64).
+    squares, offsets, weights = net.data()
+    assert not weights.flags.writeable and np.array_equal(weights * 64, net.weights)
+    children = {a: b.play(a) for a in b.legal_actions()}
+    best = min(children, key=lambda a: net.raw_value(children[a].mover, children[a].opponent))
+    a = greedy_action(np.uint64(b.mover), np.uint64(b.opponent), squares, offsets, weights)
+    assert int(a) == best
