@@ -1,7 +1,8 @@
 """Othello n-tuple model files, in the one n-tuple format of :mod:`boardai.learn.model_file`:
 the weights, a JSON metadata record (game, tuples, stages, output kind, training episodes,
-options) and the training state a run resumes from: temporal coherence accumulators (``tc_e``, ``tc_a``) and,
-for a run that plays the average of its weights, the weights it trains (``train_weights``).
+options) and the training state a run resumes from: temporal coherence accumulators
+(``tc_e``, ``tc_a``) and, for a run that plays the average of its weights, the weights it
+trains (``train_weights``).
 Files of the older Othello format (``boardai-othello-ntuple``) read the same.
 
 The output kind (``output`` in the metadata: ``tanh`` or ``linear``, see
