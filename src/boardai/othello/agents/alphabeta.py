@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from boardai.errors import UsageError
 from boardai.learn import store
 from boardai.othello import evaluation as E
 from boardai.othello import probcut
@@ -58,19 +59,22 @@ class AlphaBetaOptions:
             probcut.check_threshold(self.mpc)
 
 
-def _evaluator(opts: AlphaBetaOptions) -> tuple[Any, Any]:
-    """The search evaluator and its data for ``opts.eval``."""
+def _evaluator(opts: AlphaBetaOptions) -> tuple[Any, Any, str]:
+    """The search evaluator, its data, and the name of its multi-prob-cut fit for
+    ``opts.eval`` (a network fitted to disc differences, ``linear``, has none yet)."""
     if opts.eval == "wpc":
-        return E.evaluate_wpc, E.wpc_data()
+        return E.evaluate_wpc, E.wpc_data(), "wpc"
     if opts.eval == "classic":
-        return E.evaluate_classic, E.CLASSIC_DATA
+        return E.evaluate_classic, E.CLASSIC_DATA, "classic"
     from boardai.othello.ntuple_eval import evaluate_ntuple, search_data
     from boardai.othello.ntuple_file import load_network
 
     _, path = store.resolve_default(
         opts.model or "", "othello", "othello-ntuple", "boardai othello train ntuple"
     )
-    return evaluate_ntuple, search_data(load_network(path))
+    network = load_network(path)
+    fit = "ntuple" if network.output == "tanh" else ""
+    return evaluate_ntuple, search_data(network), fit
 
 
 class AlphaBetaAgent:
@@ -79,8 +83,15 @@ class AlphaBetaAgent:
     def __init__(self, opts: AlphaBetaOptions, name: str = "alphabeta") -> None:
         self.name = name
         self.opts = opts
-        mpc = probcut.table(opts.eval, probcut.default(opts.eval) if opts.mpc is None else opts.mpc)
-        self.searcher = S.Searcher(*_evaluator(opts), tt_bits=opts.tt, mpc=mpc)
+        evaluator, data, fit = _evaluator(opts)
+        if not fit and opts.mpc:  # its cut table was fitted for the other evaluations' values
+            raise UsageError(
+                "mpc: no multi-prob-cut fit for a network valued in discs (linear) yet: "
+                "leave mpc out"
+            )
+        threshold = probcut.default(fit) if opts.mpc is None else opts.mpc
+        mpc = probcut.table(fit, threshold) if fit else None
+        self.searcher = S.Searcher(evaluator, data, tt_bits=opts.tt, mpc=mpc)
         self.last: S.SearchResult | None = None
         #: A game clock's budget for each move (:meth:`limit_time`), over ``opts.time``.
         self.clock_limit: float | None = None
