@@ -23,9 +23,8 @@ from boardai.arena.solo import Solo
 from boardai.cli import main
 from tests.arena.untimed import RAY_TIMINGS, untimed
 
-#: All of the Ray tests run on one pytest-xdist worker (tests/conftest.py), one after another:
-#: Ray's starts, several processes each, are what a loaded 2-core machine struggled with.
-pytestmark = pytest.mark.xdist_group("ray")
+# The Ray tests run on one pytest-xdist worker, one after another (tests/conftest.py): Ray's
+# starts, several processes each, are what a loaded 2-core machine struggled with.
 
 #: Seconds a simulated cluster's nodes may take to register, all three, on a loaded machine
 #: (Ray's default is 30).

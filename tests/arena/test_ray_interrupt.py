@@ -16,9 +16,8 @@ import pytest
 
 from tests.arena.untimed import RAY_TIMINGS, untimed
 
-#: On the worker of the other Ray tests, after or before them, never beside them
-#: (tests/conftest.py): each of these starts Ray in a child.
-pytestmark = pytest.mark.xdist_group("ray")
+# On the worker of the other Ray tests, after or before them, never beside them
+# (tests/conftest.py): each of these starts Ray in a child.
 
 #: Seconds a child may take to start Ray and finish its first games on a loaded machine (Ray's
 #: start alone may be made three times, 30 s and more each: boardai.arena.ray_backend).

@@ -76,7 +76,6 @@ def test_a_command_whose_ray_never_starts_says_so_in_a_line(
 
 
 @pytest.mark.slow
-@pytest.mark.xdist_group("ray")
 def test_a_real_node_that_never_registers_is_ended_and_ray_starts_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
