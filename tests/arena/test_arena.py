@@ -179,7 +179,13 @@ def test_watch_in_a_terminal_redraws_and_ends():
     import pexpect
 
     args = ["-m", "boardai", "2048", "watch", "--agent", "expectimax:preset=fast", "--seed", "2"]
-    child = pexpect.spawn(sys.executable, [*args, "--delay", "0"], encoding="utf-8", timeout=120)
+    child = pexpect.spawn(
+        sys.executable,
+        [*args, "--delay", "0"],
+        encoding="utf-8",
+        codec_errors="replace",
+        timeout=120,
+    )
     child.expect("moves")  # the live board
     child.expect(r"game over: score \d+, max tile \d+")
     child.expect(pexpect.EOF)

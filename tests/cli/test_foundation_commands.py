@@ -32,7 +32,11 @@ def test_help_lists_commands_and_examples() -> None:
 
 def test_play_in_a_terminal() -> None:
     child = pexpect.spawn(
-        BOARDAI[0], [*BOARDAI[1:], "2048", "play", "--seed", "7"], encoding="utf-8", timeout=60
+        BOARDAI[0],
+        [*BOARDAI[1:], "2048", "play", "--seed", "7"],
+        encoding="utf-8",
+        codec_errors="replace",
+        timeout=60,
     )
     child.expect("score 0")
     expected = Game(seed=7)

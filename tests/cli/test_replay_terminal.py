@@ -22,7 +22,9 @@ def test_replay_in_a_terminal_draws_each_position_and_stops_on_ctrl_c(tmp_path: 
     assert main([*CHEAP, "--seed", "5", "--record", str(record)]) == 0
     plies = len(json.loads(record.read_text())["moves"])
     args = ["-m", "boardai", "replay", str(record), "--delay", "0"]
-    child = pexpect.spawn(sys.executable, args, encoding="utf-8", timeout=120)
+    child = pexpect.spawn(
+        sys.executable, args, encoding="utf-8", codec_errors="replace", timeout=120
+    )
     child.expect("wpc \\(black\\) against random \\(white\\)")
     child.expect("●")  # the coloured board, not the text one
     child.expect(f"position {plies}/{plies}  after")
@@ -36,7 +38,9 @@ def test_replay_in_a_terminal_draws_each_position_and_stops_on_ctrl_c(tmp_path: 
     g2048 = tmp_path / "g.jsonl"
     g2048.write_text(json.dumps(game.to_record()) + "\n")
     args = ["-m", "boardai", "replay", str(g2048), "--delay", "60"]  # Ctrl-C comes first
-    child = pexpect.spawn(sys.executable, args, encoding="utf-8", timeout=120)
+    child = pexpect.spawn(
+        sys.executable, args, encoding="utf-8", codec_errors="replace", timeout=120
+    )
     child.expect("position 0/3")
     child.sendintr()
     child.expect("stopped at position 0 of 3")

@@ -153,7 +153,9 @@ def test_play_on_a_terminal_draws_the_coloured_board() -> None:
     import pexpect
 
     args = ["-m", "boardai", "othello", "play", "--ai", "wpc", "--seed", "1"]
-    child = pexpect.spawn(sys.executable, args, encoding="utf-8", timeout=120)
+    child = pexpect.spawn(
+        sys.executable, args, encoding="utf-8", codec_errors="replace", timeout=120
+    )
     child.expect("black 2  white 2")  # under the board drawn in colour, not the text one
     assert "●" in child.before and "(* = legal)" not in child.before
     child.expect("black > ")

@@ -74,7 +74,9 @@ def test_watch_in_a_terminal_redraws_and_ends(tmp_path: Path) -> None:
     import pexpect
 
     args = ["-m", "boardai", *CHEAP, "--seed", "1"]
-    child = pexpect.spawn(sys.executable, args, encoding="utf-8", timeout=120)
+    child = pexpect.spawn(
+        sys.executable, args, encoding="utf-8", codec_errors="replace", timeout=120
+    )
     child.expect("wpc \\(black\\) against random \\(white\\)")  # the live panel's title
     child.expect("black played")
     child.expect(r"game over: .* black \d+ - white \d+; \d+ plies")
@@ -90,7 +92,9 @@ def test_ctrl_c_stops_the_game_where_it_stands(tmp_path: Path) -> None:
 
     record = tmp_path / "w.jsonl"
     args = ["-m", "boardai", *CHEAP[:-1], "60", "--record", str(record)]  # a minute a move
-    child = pexpect.spawn(sys.executable, args, encoding="utf-8", timeout=120)
+    child = pexpect.spawn(
+        sys.executable, args, encoding="utf-8", codec_errors="replace", timeout=120
+    )
     child.expect("black played")
     child.sendintr()
     child.expect(r"stopped: black \d+ - white \d+ after 1 ply,")

@@ -419,7 +419,7 @@ class ScreenReplay(BoardScreen):
                 self.session = SessionReplay(self.records[self.game])
                 self.note = ""
             except ValueError as e:
-                self.note = f"game {self.game}: {e}"
+                self.note = f"game {self.game + 1}: {e}"
         self.redraw()
 
     def redraw(self) -> None:
