@@ -134,3 +134,17 @@ def test_a_first_use_that_compiles_says_so_before_the_game(
     assert main(argv) == 0
     err = capsys.readouterr().err
     assert err.count(COMPILE_NOTE) == 1, err
+
+
+def test_a_deep_search_warms_up_in_a_moment_and_keeps_its_own_limits() -> None:
+    import time
+
+    from boardai.cli._first_use import warm_up
+    from boardai.othello.agents import make_agent
+    from boardai.othello.board import Board
+
+    agent = make_agent("alphabeta:depth=60,endgame=0")  # a move of its own would not end
+    start = time.perf_counter()
+    warm_up([agent], Board.initial(), [None])
+    assert time.perf_counter() - start < 30  # its warm-up budget, with room for a busy box
+    assert agent.clock_limit is None  # the game's moves are its own again

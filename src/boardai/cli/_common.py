@@ -374,14 +374,18 @@ def slow_warning(game: str, spec: str) -> str | None:
     return None
 
 
-def warn_if_slow(game: str, specs: list[str]) -> None:
-    """Print :func:`slow_warning` of each spec on stderr (``boardai: warning: ...``)."""
+def warn_if_slow(game: str, specs: list[str]) -> list[bool]:
+    """Print :func:`slow_warning` of each spec on stderr (``boardai: warning: ...``); which
+    specs were warned about."""
     import sys
 
+    slow = []
     for spec in specs:
         warning = slow_warning(game, spec)
         if warning:
             print(f"boardai: warning: {warning}", file=sys.stderr)
+        slow.append(warning is not None)
+    return slow
 
 
 #: The optional modules (of the ``plot`` extra) that write a plot, and a PNG or GIF picture.

@@ -22,6 +22,8 @@ from typing import Any, TextIO
 COMPILE_NOTE = "compiling the search for this machine (first run only; about a minute)..."
 #: A warm start (kernels loaded from numba's cache) takes under this on a quiet machine.
 NOTE_AFTER_S = 2.0
+#: The thinking time of a search's warm-up move (its first depths compile all it uses).
+WARM_UP_S = 0.05
 
 
 @contextmanager
@@ -69,18 +71,34 @@ def noting_compiles(
             watcher.join()
 
 
-def warm_up(players: Sequence[Any], state: Any, seeds: Sequence[int | None]) -> None:
+def warm_up(
+    players: Sequence[Any],
+    state: Any,
+    seeds: Sequence[int | None],
+    skip: Sequence[bool] = (),
+) -> None:
     """One move of each player on ``state`` (a start position; boards are values, so it stays
     as it was), then each is reseeded with its seed (where it has one) and reset: by the
     :class:`~boardai.agent.Agent` contract it then plays exactly the game it would have played
-    unwarmed. A player holding an engine's process (:class:`~boardai.agent.Closable`) is
-    skipped: it compiles nothing, and its move would cost the engine's own thinking time."""
-    from boardai.agent import Closable
+    unwarmed. A search that takes a time limit (:class:`~boardai.agent.Timed`) has
+    :data:`WARM_UP_S` for it: its kernels compile whatever its depth, and a deep setting does
+    not think a whole move before the game. Skipped: a player holding an engine's process
+    (:class:`~boardai.agent.Closable`: it compiles nothing, and its move would cost the
+    engine's own thinking time), and those ``skip`` marks (a setting slow enough to be warned
+    about: a move's thinking would dwarf any compile)."""
+    from boardai.agent import Closable, Timed
 
-    for player, seed in zip(players, seeds, strict=True):
-        if isinstance(player, Closable):
+    for k, (player, seed) in enumerate(zip(players, seeds, strict=True)):
+        if isinstance(player, Closable) or (k < len(skip) and skip[k]):
             continue
-        player.act(state)
+        timed = isinstance(player, Timed)
+        if timed:
+            player.limit_time(WARM_UP_S)
+        try:
+            player.act(state)
+        finally:
+            if timed:
+                player.limit_time(None)
         if seed is not None:
             player.reseed(seed)
         player.reset()

@@ -62,12 +62,12 @@ def run(args: argparse.Namespace) -> int:
     from boardai.g2048.agents import make_agent
     from boardai.g2048.render import board_text
 
-    warn_if_slow("2048", [args.agent])
+    slow = warn_if_slow("2048", [args.agent])
     game = Game(seed=args.seed)
     with noting_compiles():
         agent = make_agent(args.agent, seed=args.seed)
         # compile (or load) the search off the clock: the ms a move are the moves' own
-        warm_up([agent], game.board, [args.seed])
+        warm_up([agent], game.board, [args.seed], skip=slow)
     think = 0.0
 
     def noted(turn: Turn) -> str:

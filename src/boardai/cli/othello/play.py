@@ -100,12 +100,12 @@ def run(args: argparse.Namespace) -> int:
     from boardai.othello.gtp import EngineError
 
     out = console()
-    warn_if_slow("othello", [args.ai])
+    slow = warn_if_slow("othello", [args.ai])
     with noting_compiles():
         ai = make_agent(args.ai, args.seed)
         start_engine(ai, args.ai)  # a bad engine says so before the first board
         # compile (or load) the search before the first board, not after the person's move
-        warm_up([ai], Board.initial(), [args.seed])
+        warm_up([ai], Board.initial(), [args.seed], skip=slow)
     failed: EngineError | None = None
     me = BLACK if args.color == "black" else WHITE
     game = Game(players=("you", args.ai) if me == BLACK else (args.ai, "you"))

@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     from boardai.othello.gtp import EngineError
 
     specs = (args.black, args.white)
-    warn_if_slow("othello", list(specs))
+    slow = warn_if_slow("othello", list(specs))
     seeds = (None, None) if args.seed is None else (args.seed, args.seed + 1)
     players = []
     try:
@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
                 players.append(make_agent(spec, seed))
                 start_engine(players[-1], spec)  # a bad engine says so before the first board
             # compile (or load) the searches off the clock: the times a move are their own
-            warm_up(players, Board.initial(), seeds)
+            warm_up(players, Board.initial(), seeds, skip=slow)
     except BaseException:
         for agent in players:
             if isinstance(agent, Closable):
