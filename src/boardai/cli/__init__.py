@@ -283,7 +283,7 @@ def _pipe_safe_stdout() -> Iterator[_PipeSafe]:
     """``sys.stdout`` as a :class:`_PipeSafe` while inside (then the stream it was)."""
     stream = sys.stdout
     safe = _PipeSafe(stream)
-    sys.stdout = safe  # type: ignore[assignment]
+    sys.stdout = safe
     try:
         yield safe
     finally:

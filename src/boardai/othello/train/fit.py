@@ -524,15 +524,14 @@ def write_positions(
     """Write labelled positions as a positions file (an ``.npz``), atomically."""
     from boardai.atomic import atomic_write
 
-    arrays = {
-        "mover": np.asarray(mover, np.uint64),
-        "opponent": np.asarray(opponent, np.uint64),
-        "label": np.asarray(label, np.int8),
-    }
-    if game is not None:
-        arrays["game"] = np.asarray(game, np.int64)
+    movers, opponents = np.asarray(mover, np.uint64), np.asarray(opponent, np.uint64)
+    labels = np.asarray(label, np.int8)
     with atomic_write(path, "wb") as f:
-        np.savez_compressed(f, **arrays)
+        if game is None:
+            np.savez_compressed(f, mover=movers, opponent=opponents, label=labels)
+        else:
+            games = np.asarray(game, np.int64)
+            np.savez_compressed(f, mover=movers, opponent=opponents, label=labels, game=games)
 
 
 def _positions_file(path: str | os.PathLike[str]) -> dict[str, np.ndarray] | None:
