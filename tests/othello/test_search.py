@@ -88,7 +88,9 @@ def test_alphabeta_agent_options() -> None:
     b = Board.initial()
     assert agent.act(b) in b.legal_actions()
     with pytest.raises(ValueError, match="depth"):
-        make_agent("alphabeta:depth=0")
+        make_agent("alphabeta:depth=61")
+    static = make_agent("alphabeta:depth=0")  # the evaluation itself; it plays as depth 1
+    assert static.act(b) in b.legal_actions() and static.analyse(b).depth == 0
 
 
 def test_search_needs_nothing_from_the_learned_model() -> None:
