@@ -9,14 +9,7 @@ from pathlib import Path
 import pytest
 
 from boardai.cli import main
-
-
-def _one_error_line(capsys: pytest.CaptureFixture[str]) -> str:
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
-    lines = [line for line in err.splitlines() if line.startswith("boardai: error: ")]
-    assert len(lines) == 1, err
-    return lines[0]
+from tests.cli.errors import one_error_line as _one_error_line
 
 
 def _files(folder: Path) -> dict[str, bytes]:
