@@ -3,8 +3,8 @@
 :func:`read_records` also opens a ``boardai 2048 eval --json`` file: the records kept in its
 games (each game's ``"record"``).
 
-A 2048 record is :meth:`boardai.g2048.game.Game.to_record` (seed, rules, start tiles, moves
-with their spawns, score); an Othello record is :meth:`boardai.othello.game.Game.to_record`.
+A record is its game's ``Game.to_record`` (:mod:`boardai.games` says which class): for 2048 the
+seed, rules, start tiles, moves with their spawns and score; for Othello the start and moves.
 Either may carry extra keys (the players, a label) that replays ignore. Files are written
 atomically, so a crash never leaves half a line; appends (:class:`RecordSink`) write only the
 new lines, and cut a line a crash tore before they add theirs.
@@ -34,9 +34,8 @@ from typing import Any
 
 from boardai.atomic import atomic_write
 from boardai.errors import MIB, UsageError, read_limited
+from boardai.games import GAMES, parts
 
-#: The games a record can hold, by its ``"game"`` key.
-GAMES = ("2048", "othello")
 #: The most bytes :func:`read_records` reads (records of a hundred thousand long 2048 games
 #: take a few hundred MB); past it the file is refused, not read into the memory.
 MAX_RECORD_BYTES = 512 * MIB
@@ -47,8 +46,8 @@ class Frame:
     """One position of a replayed game.
 
     Attributes:
-        board: the position (a 2048 ``Board`` or an Othello ``Board``).
-        score: the 2048 score so far (None for Othello).
+        board: the position (its game's ``Board``).
+        score: the score so far, in a game that keeps one (None in Othello).
         action: the action that led here (None for the start position).
         move: that action as text (``left``, ``d3``, ``pass``; None at the start).
     """
@@ -335,7 +334,7 @@ def pick(records: list[dict[str, Any]], index: int, where: str = "records") -> d
 
 
 def game_of(record: Any) -> str:
-    """The game a record is of (``"2048"`` or ``"othello"``).
+    """The game a record is of (a name in :data:`boardai.games.GAMES`: ``"2048"``, ...).
 
     Raises:
         ValueError: not a dict, or no known ``"game"`` key.
@@ -349,37 +348,23 @@ def game_of(record: Any) -> str:
 
 
 def load(record: dict[str, Any]) -> Any:
-    """Replay ``record`` into its game object (a 2048 or Othello ``Game``), checking every move.
+    """Replay ``record`` into its game object (its game's ``Game``), checking every move.
 
     Raises:
         ValueError: the record is malformed or a move in it is impossible.
     """
-    game = game_of(record)
-    name = "Othello" if game == "othello" else game
+    game = parts(game_of(record))
     # The games' readers expect these keys' types and would fail with an AttributeError
     # (a traceback, a crashed terminal app) on a hand-edited or corrupt record.
-    for key, kind, wanted in _SHAPES[game]:
+    for key, kind, wanted in game.record_shapes:
         if record.get(key) is not None and not isinstance(record[key], kind):
             raise ValueError(
-                f'malformed {name} record: "{key}" is {_json_type(record[key])}, not {wanted}'
+                f'malformed {game.title} record: "{key}" is {_json_type(record[key])}, not {wanted}'
             )
     try:
-        if game == "2048":
-            from boardai.g2048.game import Game
-
-            return Game.from_record(record)
-        from boardai.othello.game import Game as OthelloGame
-
-        return OthelloGame.from_record(record)
+        return game.game.get().from_record(record)
     except (AttributeError, TypeError, KeyError, IndexError, OverflowError) as e:
-        raise ValueError(f"malformed {name} record: {e}") from None
-
-
-#: The keys of a record whose JSON type its game's reader relies on: (key, type, as said).
-_SHAPES: dict[str, tuple[tuple[str, type, str], ...]] = {
-    "2048": (("rules", dict, "an object"), ("start", list, "a list"), ("moves", list, "a list")),
-    "othello": (("start", str, "a string"), ("moves", list, "a list")),
-}
+        raise ValueError(f"malformed {game.title} record: {e}") from None
 
 
 def _json_type(value: Any) -> str:
@@ -396,32 +381,5 @@ def replay(record: dict[str, Any]) -> list[Frame]:
     Raises:
         ValueError: the record is malformed or a move in it is impossible.
     """
-    game = load(record)
-    if game_of(record) == "2048":
-        return _frames_2048(game)
-    return _frames_othello(game)
-
-
-def _frames_2048(game: Any) -> list[Frame]:
-    from boardai.g2048.board import ACTION_NAMES
-
-    board = game.start_board
-    score = 0
-    frames = [Frame(board, 0)]
-    for step in game.steps:
-        board, reward = board.slide(step.action)
-        if step.cell >= 0:
-            board = board.place(step.cell, step.value)
-        score += reward
-        frames.append(Frame(board, score, step.action, ACTION_NAMES[step.action]))
-    return frames
-
-
-def _frames_othello(game: Any) -> list[Frame]:
-    from boardai.othello.board import action_text
-
-    boards = game.history
-    frames = [Frame(boards[0])]
-    for board, action in zip(boards[1:], game.moves, strict=True):
-        frames.append(Frame(board, None, int(action), action_text(action)))
+    frames: list[Frame] = parts(game_of(record)).frames(load(record))
     return frames

@@ -1,13 +1,31 @@
-"""Rich tables for 2048 results: the score summary, seed 004's tile reach table and seed 000's
-score buckets. Shared by ``boardai 2048 random``, the arena and the training reports."""
+"""Rich tables of results shared by every report: the score summary, and folding long cells.
+A game's own tables (2048's tile reach and score bands) are in its package."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Protocol
 
 from rich.table import Table
 
-from boardai.g2048.stats import Summary, score_buckets, tile_reach
+
+class Summary(Protocol):
+    """What :func:`summary_table` reads of a run's scores (a game's summary, such as
+    :class:`boardai.g2048.stats.Summary`)."""
+
+    @property
+    def games(self) -> int: ...
+    @property
+    def mean(self) -> float: ...
+    @property
+    def sem(self) -> float: ...
+    @property
+    def median(self) -> float: ...
+    @property
+    def min(self) -> int: ...
+    @property
+    def max(self) -> int: ...
+    @property
+    def moves_mean(self) -> float: ...
 
 
 def folding(table: Table) -> Table:
@@ -34,28 +52,4 @@ def summary_table(
     t.add_row("moves per game", f"{summary.moves_mean:,.1f}")
     for key, value in (extra or {}).items():
         t.add_row(key, value)
-    return folding(t)
-
-
-def reach_table(max_tiles: Any, title: str = "tiles") -> Table:
-    """For each tile: the share of games that reached it, and that ended on it."""
-    t = Table(title=title, title_justify="left")
-    t.add_column("tile", justify="right")
-    t.add_column("reached", justify="right")
-    t.add_column("ended on", justify="right")
-    for tile, reached, ended in tile_reach(max_tiles):
-        t.add_row(f"{tile}", f"{100 * reached:.1f}%", f"{100 * ended:.1f}%")
-    return folding(t)
-
-
-def bucket_table(scores: Any, width: int | None = None, title: str = "score bands") -> Table:
-    """Games per score band (seed 000's table)."""
-    rows = score_buckets(scores, width)
-    n = sum(r[2] for r in rows) or 1
-    t = Table(title=title, title_justify="left")
-    t.add_column("score", justify="right")
-    t.add_column("games", justify="right")
-    t.add_column("share", justify="right")
-    for lo, hi, count in rows:
-        t.add_row(f"{lo:,}-{hi:,}", f"{count:,}", f"{100 * count / n:.1f}%")
     return folding(t)

@@ -337,20 +337,26 @@ def rough_duration(seconds: float) -> str:
 
 
 def slow_warning(game: str, spec: str) -> str | None:
-    """A one-line warning if agent ``spec`` of ``game`` ("2048" or "othello") is set past the
-    slow bounds above with no time budget, saying roughly how slow; None otherwise.
+    """A one-line warning if agent ``spec`` of ``game`` (a name in :data:`boardai.games.GAMES`)
+    is set past the slow bounds above with no time budget, saying roughly how slow; None
+    otherwise.
 
     >>> slow_warning("othello", "alphabeta:depth=14").split(" a move")[0]
     'alphabeta:depth=14: depth 14 with no time limit takes about 2 min'
     >>> slow_warning("2048", "expectimax:depth=3") is None
     True
     """
-    if game == "2048":
-        from boardai.g2048.agents import REGISTRY
-    else:
-        from boardai.othello.agents import REGISTRY
-    name, opts = REGISTRY.options(spec)
-    if game == "2048" and name in ("expectimax", "ntuple") and not opts.time_ms:
+    from boardai.games import parts
+
+    name, opts = parts(game).agents.get().options(spec)
+    warning: str | None = parts(game).slow_warning(spec, name, opts)
+    return warning
+
+
+def slow_2048(spec: str, name: str, opts: Any) -> str | None:
+    """:func:`slow_warning` of a 2048 player: a deep expectimax (or n-tuple search) with a
+    small prob_cut."""
+    if name in ("expectimax", "ntuple") and not opts.time_ms:
         depth = opts.depth or opts.max_depth
         cut = opts.prob_cut
         deep = depth > SLOW_EXPECTIMAX_DEPTH and cut < SLOW_EXPECTIMAX_CUT
@@ -359,6 +365,11 @@ def slow_warning(game: str, spec: str) -> str | None:
                 f"{spec}: depth {depth} with prob_cut {opts.prob_cut:g} and no time_ms can take "
                 "seconds to minutes a move; time_ms=MS bounds it"
             )
+    return None
+
+
+def slow_othello(spec: str, name: str, opts: Any) -> str | None:
+    """:func:`slow_warning` of an Othello player: a deep alpha-beta or a long exact endgame."""
     if name == "alphabeta" and not opts.time:
         if opts.depth > SLOW_ALPHABETA_DEPTH:
             each = rough_duration(0.8 * 3.3 ** (opts.depth - SLOW_ALPHABETA_DEPTH))

@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from boardai.cli._common import nonneg_float, plural
+from boardai.games import parts
 
 
 def register(app: argparse.Namespace) -> None:
@@ -40,32 +41,10 @@ boardai replay games.jsonl --delay 0        # as fast as the terminal prints
 
 def frame_text(frame: Any, game: str, index: int, total: int) -> str:
     """A position as text, with what led to it."""
-    if game == "2048":
-        from boardai.g2048.render import board_text
-
-        body = board_text(frame.board, frame.score)
-    else:
-        b, w = frame.board.discs()
-        body = f"{frame.board}\nblack {b}  white {w}"
     head = f"position {index}/{total - 1}" + (
         f"  after {frame.move}" if frame.move else "  (start)"
     )
-    return f"{head}\n{body}"
-
-
-COLOURS = ("black", "white")
-
-
-def _title(record: dict[str, Any], game: str) -> str:
-    """The game and who played it, as far as the record says."""
-    if game == "2048":
-        agent = record.get("agent")
-        return f"2048 by {agent}" if isinstance(agent, str) else "2048"
-    players = record.get("players")
-    black, white = (players.get(c) if isinstance(players, dict) else None for c in COLOURS)
-    if isinstance(black, str) and isinstance(white, str):
-        return f"{black} (black) against {white} (white)"
-    return "Othello"
+    return f"{head}\n{parts(game).frame_text(frame)}"
 
 
 def _show_in_place(frames: list[Any], game: str, title: str, delay: float) -> int | None:
@@ -76,24 +55,14 @@ def _show_in_place(frames: list[Any], game: str, title: str, delay: float) -> in
     from rich.text import Text
 
     from boardai.cli._watch import watch
-    from boardai.ui.boards import board_text_2048, board_text_othello
-    from boardai.ui.session import board_state_othello
 
     at = 0
+    screen_of = parts(game).frame_screen
 
     def screen(line: str) -> Panel:
-        frame = frames[at]
-        if game == "2048":
-            board = board_text_2048(frame.board.to_grid())
-            head = f"score {frame.score:,}   max {frame.board.max_tile():,}"
-        else:
-            before = frames[at - 1].board if at else None
-            state = board_state_othello(frame.board, before, frame.action)
-            board = board_text_othello(state)
-            head = f"black {state['counts']['black']}  white {state['counts']['white']}"
-            head += f"   {state['result']}" if state["over"] else ""
-        parts = Group(Text(head, style="bold"), board, Text(line, style="dim"))
-        return Panel(parts, title=title, expand=False)
+        head, board = screen_of(frames[at], frames[at - 1] if at else None)
+        body = Group(Text(head, style="bold"), board, Text(line, style="dim"))
+        return Panel(body, title=title, expand=False)
 
     def note(k: int) -> str:
         nonlocal at
@@ -119,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     game = game_of(record)
     stopped = None
     if sys.stdout.isatty() and not args.final:
-        stopped = _show_in_place(frames, game, _title(record, game), args.delay)
+        stopped = _show_in_place(frames, game, parts(game).record_title(record), args.delay)
     else:
         shown = range(len(frames) - 1, len(frames)) if args.final else range(len(frames))
         for k in shown:
@@ -127,21 +96,7 @@ def run(args: argparse.Namespace) -> int:
     if stopped is not None:
         print(f"stopped at position {stopped} of {len(frames) - 1}")
         return 130
-    last = frames[-1]
-    if game == "2048":
-        top = last.board.max_tile()
-        who = f" by {record['agent']}" if isinstance(record.get("agent"), str) else ""
-        print(
-            f"replayed {len(frames) - 1} {plural(len(frames) - 1, 'move')}{who}: "
-            f"score {last.score}, largest tile {top}"
-        )
-    else:
-        b, w = last.board.discs()
-        players = record.get("players")
-        names = [players.get(c) if isinstance(players, dict) else None for c in ("black", "white")]
-        black, white = (f" ({n})" if isinstance(n, str) else "" for n in names)
-        print(
-            f"replayed {len(frames) - 1} {plural(len(frames) - 1, 'move')}: "
-            f"black{black} {b}, white{white} {w}"
-        )
+    moves = len(frames) - 1
+    summary = parts(game).replay_summary(record, frames[-1])
+    print(f"replayed {moves} {plural(moves, 'move')}{summary}")
     return 0

@@ -25,6 +25,7 @@ from typing import IO, Any
 import numpy as np
 
 from boardai.atomic import atomic_write
+from boardai.games import parts
 from boardai.records import Frame
 from boardai.ui import theme
 
@@ -98,16 +99,10 @@ def picture_othello(
 def frame_picture(
     frame: Frame, game: str, previous: Frame | None = None, index: int = 0
 ) -> np.ndarray:
-    """The picture of one replayed position (``previous`` marks an Othello move's flips)."""
-    if game == "2048":
-        return picture_2048(frame.board, frame.score, frame.move, index)
-    from boardai.ui.session import board_state_othello
-
-    s = board_state_othello(frame.board, previous.board if previous else None, frame.action)
-    counts = f"black {s['counts']['black']}   white {s['counts']['white']}"
-    tail = s["result"] if s["over"] else f"{s['to_move']} to move"
-    head = f"move {index}: {frame.move}   {counts}" if frame.move else f"start   {counts}"
-    return picture_othello(frame.board, s["last"], s["flips"], caption=[head, tail])
+    """The picture of one replayed position of ``game`` (``previous`` marks what the move
+    changed, such as an Othello move's flips)."""
+    picture: np.ndarray = parts(game).picture(frame, previous, index)
+    return picture
 
 
 def game_pictures(frames: Sequence[Frame], game: str) -> Iterator[np.ndarray]:

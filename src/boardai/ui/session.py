@@ -319,7 +319,8 @@ def spawn_between(before: Board2048, action: int, after: Board2048) -> tuple[int
 
 
 class SessionReplay:
-    """A recorded game (2048 or Othello) on a screen, stepped through with :meth:`seek`.
+    """A recorded game (of any game in :data:`boardai.games.GAMES`) on a screen, stepped
+    through with :meth:`seek`.
 
     Raises:
         ValueError: the record is malformed or a move in it is impossible.
@@ -328,29 +329,27 @@ class SessionReplay:
     kind = "replay"
 
     def __init__(self, record: Any) -> None:
+        from boardai.games import parts
         from boardai.records import game_of, replay
 
         self.of = game_of(record)
+        self._parts = parts(self.of)
         self.frames = replay(record)
         self._record = record
         self.index = 0
-        self.tracker = TileTracker(self.frames[0].board.exponents()) if self.of == "2048" else None
-        self.animation = (
-            self.tracker.reset(self.frames[0].board.exponents()) if self.tracker else None
-        )
+        self.animator = self._parts.animator(self.frames[0])
+        self.animation = self.animator.reset(self.frames[0]) if self.animator else None
 
     def seek(self, index: int) -> None:
         """Show position ``index`` (0 is the start, one more per move)."""
         if not 0 <= index < len(self.frames):
             raise UsageError(f"no position {index}: the replay has 0..{len(self.frames) - 1}")
-        if self.tracker is not None:
+        if self.animator is not None:
             frame = self.frames[index]
             if index == self.index + 1 and frame.action is not None:
-                before = self.frames[self.index].board
-                spawn = spawn_between(before, frame.action, frame.board)
-                self.animation = self.tracker.slide(frame.action, spawn)
+                self.animation = self.animator.step(self.frames[self.index], frame)
             elif index != self.index:
-                self.animation = self.tracker.reset(frame.board.exponents())
+                self.animation = self.animator.reset(frame)
         self.index = index
 
     def record(self) -> dict[str, Any]:
@@ -360,13 +359,9 @@ class SessionReplay:
     def state(self) -> dict[str, Any]:
         """The position at the current index, with where it is in the game."""
         frame = self.frames[self.index]
-        if self.of == "2048":
-            board = board_state_2048(frame.board, frame.score or 0, self.animation or {})
-        else:
-            previous = self.frames[self.index - 1].board if self.index else None
-            board = board_state_othello(frame.board, previous, frame.action)
+        previous = self.frames[self.index - 1] if self.index else None
         return {
-            **board,
+            **self._parts.replay_state(frame, previous, self.animation),
             "game": "replay",
             "of": self.of,
             "index": self.index,

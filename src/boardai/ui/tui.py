@@ -22,6 +22,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Header, Static
 
 from boardai.errors import UsageError
+from boardai.games import parts
 from boardai.records import RecordSink
 from boardai.ui.boards import board_text_2048, board_text_othello
 from boardai.ui.session import Session2048, SessionOthello, SessionReplay, keep
@@ -379,14 +380,6 @@ class ScreenOthello(BoardScreen):
         self.redraw()
 
 
-def _named(record: dict[str, Any], key: str, form: str) -> str:
-    """``form`` with the player's name a record keeps (a 2048 record's ``agent``, an Othello
-    record's ``players`` by colour, ``key``); "" where it keeps none."""
-    players = record.get("players")
-    name = players.get(key) if isinstance(players, dict) else record.get(key)
-    return form.format(name) if isinstance(name, str) else ""
-
-
 class ScreenReplay(BoardScreen):
     """Step through the games of a record file."""
 
@@ -432,14 +425,9 @@ class ScreenReplay(BoardScreen):
         where = f"game {self.game + 1} of {len(self.records)}"
         where += f"   position {s['index']}/{s['length'] - 1}"
         where += f"   after {s['move']}" if s["move"] else "   (start)"
-        if s["of"] == "2048":
-            where += f"   score {s['score']}" + _named(record, "agent", " by {}")
-            board = board_text_2048(s["grid"])
-        else:
-            black, white = (_named(record, c, " ({})") for c in ("black", "white"))
-            where += f"   black{black} {s['counts']['black']}  white{white} {s['counts']['white']}"
-            board = board_text_othello(s)
-        self.show(where, board, self.note)
+        game = parts(s["of"])
+        where += "   " + game.players_line(record, s)
+        self.show(where, game.state_board(s), self.note)
 
     def action_step(self, step: int) -> None:
         if self.session is not None:

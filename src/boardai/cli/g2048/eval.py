@@ -152,7 +152,8 @@ def run(args: argparse.Namespace) -> int:
     from boardai.cli._common import console, plural, warn_if_slow, write_json
     from boardai.errors import UsageError
     from boardai.records import write_records
-    from boardai.report import bucket_table, reach_table, summary_table
+    from boardai.g2048.tables import bucket_table, reach_table
+    from boardai.report import summary_table
 
     part_of(args)  # a bad --part is one line before any work
     warn_if_slow("2048", [args.agent])

@@ -58,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
     from boardai.cli._common import console, interruptible, progress, write_json
     from boardai.g2048 import kernels as K
     from boardai.g2048.stats import summarize, tile_reach
-    from boardai.report import bucket_table, reach_table, summary_table
+    from boardai.g2048.tables import bucket_table, reach_table
+    from boardai.report import summary_table
 
     if args.start_tiles > 16:
         from boardai.errors import UsageError

@@ -47,7 +47,7 @@ def report_view(row: dict[str, Any], chunk: Chunk, quiet: bool = False) -> Any:
     from rich.console import Group
     from rich.text import Text
 
-    from boardai.report import reach_table
+    from boardai.g2048.tables import reach_table
 
     line = Text(report_line(row))
     if quiet:
