@@ -115,7 +115,8 @@ def add_at_tc(
     entry i and ``A_i`` their absolute values, so weights whose errors keep one sign learn at
     the full rate and noisy ones slow down; an entry never updated (``A_i == 0``) learns at
     the full rate. The two sit side by side, so an update reads one cache line of them, not
-    two (TC training on a 5x6 network: docs/journal/benchmarks-journal.md, "Session 27").
+    two (TC training on a 5x6 network: docs/journal/benchmarks-journal.md, "temporal coherence a
+    quarter faster").
     """
     err = np.float32(error)
     abs_err = np.float32(abs(error))

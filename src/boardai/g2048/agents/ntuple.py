@@ -164,13 +164,14 @@ class NTupleAgent:
 
 #: The search's leaf cache, 4,096 slots (96 KiB, within L2): about half the leaves of a search
 #: over a network repeat, and a repeat then costs a probe, not 40 scattered loads
-#: (docs/journal/benchmarks-journal.md, session 19: 1.36x at depth 3 alone, 1.72x with the
-#: batched leaves; larger caches gain less, and for the hand-made heuristic it gains nothing).
+#: (docs/journal/benchmarks-journal.md, "a leaf cache and batched leaves": 1.36x at depth 3
+#: alone, 1.72x with the batched leaves; larger caches gain less, and for the hand-made
+#: heuristic it gains nothing).
 LEAF_BITS = 12
 
 #: Searches deeper than 3 keep 65,536 leaves (1.5 MiB): the cache outlives each search, and the
-#: next move's deep search meets many of its leaves again (docs/journal/benchmarks-journal.md,
-#: session 23: 12% less time a move at depth 6 with prob_cut=0.01; nothing gained or lost at
+#: next move's deep search meets many of its leaves again (measured with the depth-6 preset:
+#: 12% less time a move at depth 6 with prob_cut=0.01; nothing gained or lost at
 #: depths 2-3).
 DEEP_LEAF_BITS, DEEP_FROM = 16, 4
 
