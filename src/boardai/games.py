@@ -61,6 +61,7 @@ class GameParts:
         agents: its player registry (:class:`~boardai.spec.Registry`).
         network: the n-tuple network class of its model files.
         start: ``start()``: a start position (players are warmed up on it).
+        warm_up: the players whose first move compiles the searches the web page asks for.
         slow_warning: ``slow_warning(spec, name, options)``: a line if a player is set to be
             very slow, else None.
         frame_text: ``frame_text(frame)``: a position as plain text.
@@ -86,6 +87,7 @@ class GameParts:
     agents: Lazy
     network: Lazy
     start: Lazy
+    warm_up: tuple[str, ...]
     slow_warning: Lazy
     frame_text: Lazy
     frame_screen: Lazy
@@ -100,9 +102,13 @@ class GameParts:
 
 
 def _parts(
-    name: str, title: str, shapes: tuple[tuple[str, type, str], ...], **code: str
+    name: str,
+    title: str,
+    shapes: tuple[tuple[str, type, str], ...],
+    warm_up: tuple[str, ...],
+    **code: str,
 ) -> GameParts:
-    return GameParts(name, title, shapes, **{k: Lazy(v) for k, v in code.items()})
+    return GameParts(name, title, shapes, warm_up=warm_up, **{k: Lazy(v) for k, v in code.items()})
 
 
 #: Every game, by its name in records.
@@ -111,6 +117,7 @@ GAMES: dict[str, GameParts] = {
         "2048",
         "2048",
         (("rules", dict, "an object"), ("start", list, "a list"), ("moves", list, "a list")),
+        ("expectimax:depth=1", "ntuple:depth=2"),
         game="boardai.g2048.game:Game",
         frames="boardai.g2048.frames:frames",
         agents="boardai.g2048.agents:REGISTRY",
@@ -132,6 +139,11 @@ GAMES: dict[str, GameParts] = {
         "othello",
         "Othello",
         (("start", str, "a string"), ("moves", list, "a list")),
+        (
+            "alphabeta:depth=1,eval=wpc",
+            "alphabeta:depth=1,eval=classic",
+            "alphabeta:depth=1,eval=ntuple",
+        ),
         game="boardai.othello.game:Game",
         frames="boardai.othello.frames:frames",
         agents="boardai.othello.agents:REGISTRY",

@@ -7,6 +7,7 @@ import argparse
 from typing import Any
 
 from boardai.cli._common import force_option, positive_float, positive_int
+from boardai.games import GAMES, parts
 
 EXAMPLES = """
 boardai models
@@ -30,7 +31,7 @@ def register(app: Any) -> None:
         "models list",
         help="the shipped models: kind, size, strength (the card's first figure), local file",
     )
-    p.add_argument("--game", choices=["2048", "othello"], help="only this game's models")
+    p.add_argument("--game", choices=list(GAMES), help="only this game's models")
     p.add_argument("--kind", help="only models of this kind (ntuple, dqn, othello-ntuple, ...)")
     p.set_defaults(func=run_list)
 
@@ -301,14 +302,13 @@ def run_fetch(args: argparse.Namespace) -> int:
 
 
 def _network_type(game: str) -> Any:
-    """The n-tuple network class of a game's model files."""
-    if game == "othello":
-        from boardai.othello.ntuple import NTupleNetwork as OthelloNetwork
+    """The n-tuple network class of a game's model files (UsageError: no such game)."""
+    from boardai.errors import UsageError
 
-        return OthelloNetwork
-    from boardai.g2048.ntuple import NTupleNetwork
-
-    return NTupleNetwork
+    try:
+        return parts(game).network.get()
+    except ValueError as e:
+        raise UsageError(f"a model of {e}") from None
 
 
 def _bits(text: str) -> int:

@@ -42,6 +42,28 @@ MakeAgent = Callable[[str, "int | None"], "Agent[S]"]
 WIN_TILE = 2048
 
 
+def int_field(
+    msg: dict[str, Any], key: str, lo: int, hi: int, default: int | None = None
+) -> int | None:
+    """The whole number ``msg[key]`` in ``lo..hi`` (``default`` if absent) of a client's
+    message (UsageError if it is anything else)."""
+    value = msg.get(key, default)
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise UsageError(f"{key!r} must be an integer in {lo}..{hi}")
+    return value
+
+
+def str_field(msg: dict[str, Any], key: str, default: str | None = None) -> str:
+    """The non-empty text ``msg[key]`` (``default`` if absent) of a client's message
+    (UsageError if it is anything else)."""
+    value = msg.get(key, default)
+    if not isinstance(value, str) or not value.strip():
+        raise UsageError(f"{key!r} must be a non-empty string")
+    return value
+
+
 def evaluation(agent: Agent[S], state: S) -> list[float | None] | None:
     """The player's value of each action in ``state``, if it exposes one (call after ``act``).
 
@@ -196,6 +218,8 @@ class Session2048:
 
     kind = "2048"
     saved = False
+    #: A move is answered at once: no player replies to it.
+    replies = False
 
     def __init__(
         self,
@@ -219,6 +243,21 @@ class Session2048:
         self.agents: AgentCache[Board2048] = AgentCache(make or make_agent, seed, budget)
         self.tracker = TileTracker(self.game.board.exponents())
         self.animation = self.tracker.reset(self.game.board.exponents())
+
+    @classmethod
+    def from_message(
+        cls, msg: dict[str, Any], make: MakeAgent[Board2048], budget: Any = None
+    ) -> Session2048:
+        """The game a client's ``new`` message asks for: its ``seed`` and start ``board``."""
+        seed = int_field(msg, "seed", 0, 2**63 - 1)
+        return cls(seed, grid=msg.get("board"), make=make, budget=budget)
+
+    def move_message(self, msg: dict[str, Any]) -> None:
+        """Play the ``action`` of a client's ``move`` message."""
+        action = msg.get("action")
+        if not isinstance(action, (int, str)) or isinstance(action, bool):
+            raise UsageError("'action' must be 0..3 or up, right, down, left")
+        self.move(action)
 
     def move(self, action: int | str) -> None:
         """Play ``action`` (0..3 or up/right/down/left) for the person at the screen."""
@@ -428,6 +467,8 @@ class SessionOthello:
 
     kind = "othello"
     saved = False
+    #: A move is answered by the opponent's (a search).
+    replies = True
 
     def __init__(
         self,
@@ -460,6 +501,21 @@ class SessionOthello:
         except BaseException:
             self.close()  # an engine started for the first reply stops with the game
             raise
+
+    @classmethod
+    def from_message(
+        cls, msg: dict[str, Any], make: MakeAgent[BoardOthello], budget: Any = None
+    ) -> SessionOthello:
+        """The game a client's ``new`` message asks for: the person's colour (``human``),
+        the opponent (``player``) and the ``seed``."""
+        human = str_field(msg, "human", "black")
+        seed = int_field(msg, "seed", 0, 2**63 - 1)
+        player = str_field(msg, "player", "random")
+        return cls(human=human, player=player, seed=seed, make=make, budget=budget)
+
+    def move_message(self, msg: dict[str, Any]) -> None:
+        """Play the ``move`` of a client's ``move`` message, then the opponent's reply."""
+        self.move(str_field(msg, "move"))
 
     def _reply(self) -> None:
         """Let the opponent move until it is the person's turn or the game is over."""

@@ -30,10 +30,13 @@ from typing import Any
 import numpy as np
 
 from boardai.errors import UsageError
+from boardai.games import GAMES as TABLE
+from boardai.games import parts
 from boardai.othello.gtp import EngineSlots
 from boardai.spec import Choice, Registry, describe_bounds, parse_spec
 
-GAMES = ("2048", "othello")
+#: The games a server offers players of.
+GAMES = tuple(TABLE)
 #: External engines (``--add-player ... gtp:cmd=...``) running at once, server-wide, by default.
 MAX_ENGINES = 8
 #: Bytes of the idle players' tables (transposition tables, search caches) kept for all
@@ -127,14 +130,12 @@ class PlayerBudget:
 
 
 def registry(game: str) -> Registry:
-    """The player registry of ``game`` (``"2048"`` or ``"othello"``)."""
-    if game == "2048":
-        from boardai.g2048.agents import REGISTRY
-    elif game == "othello":
-        from boardai.othello.agents import REGISTRY
-    else:
-        raise UsageError(f"unknown game {game!r} (games: {', '.join(GAMES)})")
-    return REGISTRY
+    """The player registry of ``game`` (a name in :data:`boardai.games.GAMES`)."""
+    try:
+        found: Registry = parts(game).agents.get()
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    return found
 
 
 def parse_added(game: str, text: str) -> tuple[str, str]:
@@ -232,31 +233,17 @@ def _model_usable(ref: str | None) -> bool:
     return True
 
 
-#: Players whose first move compiles the searches the pages ask for, or loads them from numba's
-#: cache (seconds, holding the GIL; compiled once a machine: boardai.jitref).
-WARM_UP = {
-    "othello": (
-        "alphabeta:depth=1,eval=wpc",
-        "alphabeta:depth=1,eval=classic",
-        "alphabeta:depth=1,eval=ntuple",
-    ),
-    "2048": ("expectimax:depth=1", "ntuple:depth=2"),
-}
-
-
 def warm_up() -> None:
-    """Compile the searches before the server answers anyone: compiling inside a request
-    would stall every other client for seconds. A player that cannot be built (no shipped
-    model) is skipped."""
-    from boardai.errors import UsageError
-    from boardai.g2048 import Game
-    from boardai.othello import Board
-
-    starts = {"2048": Game(seed=0).board, "othello": Board.initial()}
-    for game, specs in WARM_UP.items():
-        for spec in specs:
+    """Compile the searches the pages ask for (each game's ``warm_up`` players), or load them
+    from numba's cache, before the server answers anyone: compiling inside a request would
+    stall every other client for seconds (holding the GIL; compiled once a machine:
+    boardai.jitref). A player that cannot be built (no shipped model) is skipped."""
+    for game in TABLE.values():
+        start = None
+        for spec in game.warm_up:
             try:
-                player = registry(game).make(spec, seed=0)
+                player = registry(game.name).make(spec, seed=0)
             except UsageError:
                 continue
-            player.act(starts[game])
+            start = game.start() if start is None else start
+            player.act(start)

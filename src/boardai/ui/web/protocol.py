@@ -56,9 +56,10 @@ from functools import partial
 from typing import Any, Protocol
 
 from boardai.errors import UsageError
+from boardai.games import parts
 from boardai.hardware import cores
 from boardai.records import RecordSink
-from boardai.ui.session import Session2048, SessionOthello, SessionReplay, keep
+from boardai.ui.session import SessionReplay, int_field, keep, str_field
 from boardai.ui.web.players import Offers
 
 log = logging.getLogger(__name__)
@@ -79,8 +80,6 @@ MAX_QUICK = 4
 #: a kilobyte a move, and a record may pad a game with moves that spawn nothing; a 2048 game
 #: reaching the 131072 tile has about 60,000 moves (an Othello game fewer than 130).
 MAX_REPLAY_MOVES = 100_000
-
-GAMES = ("2048", "othello")
 
 
 #: An absolute path in a message: a slash that starts a word (not ``a/b``, not ``http://``).
@@ -308,22 +307,6 @@ def default_quick_pool() -> Executor:
     return _QUICK
 
 
-def _int(msg: dict[str, Any], key: str, lo: int, hi: int, default: int | None = None) -> int | None:
-    value = msg.get(key, default)
-    if value is None:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise UsageError(f"{key!r} must be an integer in {lo}..{hi}")
-    return value
-
-
-def _str(msg: dict[str, Any], key: str, default: str | None = None) -> str:
-    value = msg.get(key, default)
-    if not isinstance(value, str) or not value.strip():
-        raise UsageError(f"{key!r} must be a non-empty string")
-    return value
-
-
 class _Search:
     """One search of a socket: the session it works on, and whether it was cancelled."""
 
@@ -442,9 +425,12 @@ class Connection:
     def _is_search(self, kind: str, msg: dict[str, Any]) -> bool:
         if kind in ("hint", "step"):
             return True
-        if kind == "new":
-            return msg.get("game") == "othello"
-        return kind == "move" and getattr(self.session, "kind", None) == "othello"
+        if kind == "new":  # a player may move first
+            try:
+                return bool(parts(msg.get("game")).session.get().replies)
+            except ValueError:
+                return False
+        return kind == "move" and getattr(self.session, "replies", False)
 
     @staticmethod
     async def _deliver(
@@ -561,28 +547,13 @@ class Connection:
         return reply
 
     def _new(self, msg: dict[str, Any]) -> dict[str, Any]:
-        game = msg.get("game")
-        if game not in GAMES:
-            raise UsageError(f"unknown game {game!r} (games: {', '.join(GAMES)})")
-        if game == "2048":
-            seed = _int(msg, "seed", 0, 2**63 - 1)
-            grid = msg.get("board")
-            session: Any = Session2048(
-                seed,
-                grid=grid,
-                make=partial(self.offers.make, "2048"),
-                budget=self.offers.budget,
-            )
-        else:
-            human = _str(msg, "human", "black")
-            seed = _int(msg, "seed", 0, 2**63 - 1)
-            session = SessionOthello(
-                human=human,
-                player=_str(msg, "player", "random"),
-                seed=seed,
-                make=partial(self.offers.make, "othello"),
-                budget=self.offers.budget,
-            )
+        try:
+            game = parts(msg.get("game"))
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        session_type = game.session.get()
+        make = partial(self.offers.make, game.name)
+        session = session_type.from_message(msg, make=make, budget=self.offers.budget)
         self._replace(session)
         search = getattr(self._local, "search", None)
         if search is not None:
@@ -591,15 +562,9 @@ class Connection:
 
     def _move(self, msg: dict[str, Any]) -> dict[str, Any]:
         session = self._need()
-        if session.kind == "2048":
-            action = msg.get("action")
-            if not isinstance(action, (int, str)) or isinstance(action, bool):
-                raise UsageError("'action' must be 0..3 or up, right, down, left")
-            session.move(action)
-        elif session.kind == "othello":
-            session.move(_str(msg, "move"))
-        else:
+        if session.kind == "replay":
             raise UsageError("a replay takes no moves: use 'seek'")
+        session.move_message(msg)
         return self._state()
 
     def _undo(self, msg: dict[str, Any]) -> dict[str, Any]:
@@ -613,13 +578,13 @@ class Connection:
         session = self._need()
         if session.kind == "replay":
             raise UsageError("no hints in a replay")
-        return {"type": "hint", **session.hint(_str(msg, "player"))}
+        return {"type": "hint", **session.hint(str_field(msg, "player"))}
 
     def _step(self, msg: dict[str, Any]) -> dict[str, Any]:
         session = self._need()
         if session.kind == "replay":
             raise UsageError("a replay takes no moves: use 'seek'")
-        session.step(_str(msg, "player"))
+        session.step(str_field(msg, "player"))
         return self._state()
 
     def _record(self, msg: dict[str, Any]) -> dict[str, Any]:
@@ -642,7 +607,7 @@ class Connection:
 
     def _seek(self, msg: dict[str, Any]) -> dict[str, Any]:
         session = self._need("replay")
-        session.seek(_int(msg, "index", 0, 10**9))
+        session.seek(int_field(msg, "index", 0, 10**9))
         return self._state()
 
     def _agents(self, msg: dict[str, Any]) -> dict[str, Any]:
