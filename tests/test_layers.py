@@ -153,3 +153,137 @@ def test_arena_and_training_code_import_no_command_or_app(path: Path) -> None:
     module = _module(path)
     found = [m for m in imported_modules(path.read_text(), module) if ABOVE_ARENA.match(m)]
     assert found == [], f"{module} imports {found}: the commands and apps sit above"
+
+
+#: The bottom of the cake: the modules every layer may use. They import no game (a game's
+#: parts reach them as arguments or through the table of strings in ``boardai.games``) and
+#: nothing above the engines, but for the journal reader, a leaf they share with the arena.
+BASE = (
+    "_jit.py",
+    "atomic.py",
+    "errors.py",
+    "games.py",
+    "hardware.py",
+    "intrinsics.py",
+    "records.py",
+    "report.py",
+    "rng.py",
+    "stop_request.py",
+)
+ABOVE_BASE = re.compile(r"boardai\.(g2048|othello|arena|train|cli|ui)(\.|$)")
+LEAVES = {"boardai.arena.journal"}
+
+
+@pytest.mark.parametrize("name", BASE)
+def test_base_modules_import_no_game_and_nothing_above(name: str) -> None:
+    module = _module(SRC / name)
+    found = [
+        m
+        for m in imported_modules((SRC / name).read_text(), module)
+        if ABOVE_BASE.match(m) and m not in LEAVES and m.rpartition(".")[0] not in LEAVES
+    ]
+    assert found == [], f"{module} imports {found}: take the game's parts as arguments"
+
+
+@pytest.mark.parametrize("leaf", sorted(LEAVES))
+def test_the_leaves_base_modules_share_import_only_base_modules(leaf: str) -> None:
+    path = SRC / (leaf.removeprefix("boardai.").replace(".", "/") + ".py")
+    base = {_module(SRC / name) for name in BASE}
+    found = [
+        m
+        for m in imported_modules(path.read_text(), leaf)
+        if m.startswith("boardai.") and m not in base and m.rpartition(".")[0] not in base
+    ]
+    assert found == [], f"{leaf} imports {found}: a leaf the base modules use stays a leaf"
+
+
+def test_importing_the_base_imports_no_game() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, boardai.records, boardai.report, boardai.games\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('boardai.g2048', "
+        "'boardai.othello', 'boardai.arena.play', 'boardai.ui', 'boardai.cli'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+#: Players and environments (the layer above the engines) import neither the arena nor the
+#: commands and apps above them.
+ABOVE_PLAYERS = re.compile(r"boardai\.(arena|cli|ui)(\.|$)")
+
+
+def _player_and_env_files() -> list[Path]:
+    envs = [SRC / game / name for game in ("g2048", "othello") for name in NOT_ENGINES[2:]]
+    return sorted([*_player_files(), *envs])
+
+
+def test_there_are_envs_to_check() -> None:
+    names = {p.relative_to(SRC).as_posix() for p in _player_and_env_files()}
+    assert {"g2048/env.py", "othello/vector_env.py", "othello/agents/dqn.py"} <= names
+
+
+@pytest.mark.parametrize(
+    "path", _player_and_env_files(), ids=lambda p: p.relative_to(SRC).as_posix()
+)
+def test_players_and_envs_import_no_arena_command_or_app(path: Path) -> None:
+    module = _module(path)
+    found = [m for m in imported_modules(path.read_text(), module) if ABOVE_PLAYERS.match(m)]
+    assert found == [], f"{module} imports {found}: imports point down"
+
+
+#: Where a game's name may decide what code does: its own packages and modules, and the
+#: table of per-game parts. Everywhere else looks the game up in ``boardai.games``.
+PER_GAME = ("g2048/", "othello/", "cli/g2048/", "cli/othello/", "games.py")
+PER_GAME_FILES = ("ui/show2048.py", "ui/showothello.py")
+#: A comparison with a game's name (Python's ``==``, ``in (...)``, JavaScript's ``===``).
+BRANCH = re.compile(
+    r"""(==|!=)=? ?["'](2048|othello)["']|["'](2048|othello)["'] ?(==|!=)|in \(["'](2048|othello)"""
+)
+
+
+def _shared_files() -> list[Path]:
+    files = [*SRC.rglob("*.py"), *SRC.rglob("*.js")]
+    return sorted(
+        p
+        for p in files
+        if not p.relative_to(SRC).as_posix().startswith(PER_GAME)
+        and p.relative_to(SRC).as_posix() not in PER_GAME_FILES
+    )
+
+
+def test_there_are_shared_layers_to_check() -> None:
+    names = {p.relative_to(SRC).as_posix() for p in _shared_files()}
+    assert {"records.py", "ui/web/static/app.js", "cli/replay.py", "ui/session.py"} <= names
+    assert not any(n.startswith(("g2048/", "cli/othello/")) for n in names)
+
+
+@pytest.mark.parametrize("path", _shared_files(), ids=lambda p: p.relative_to(SRC).as_posix())
+def test_shared_layers_do_not_branch_on_a_games_name(path: Path) -> None:
+    found = [line.strip() for line in path.read_text().splitlines() if BRANCH.search(line)]
+    assert found == [], f"{path.name} branches on a game's name: add a part to boardai.games"
+
+
+def test_the_branch_check_sees_the_forms_of_a_comparison() -> None:
+    lines = [
+        'if game == "2048":',
+        "if 'othello' == kind:",
+        'if game in ("2048", "othello"):',
+        'const what = r.game === "2048" ? a : b;',
+        'if s.of != "othello":',
+    ]
+    assert [bool(BRANCH.search(line)) for line in lines] == [True] * 5
+    assert not BRANCH.search('GAMES = ("2048", "othello")')
+
+
+def test_every_part_in_the_games_table_is_there() -> None:
+    from boardai.games import GAMES, Lazy
+
+    for name, game in GAMES.items():
+        assert game.name == name
+        for field in game.__dataclass_fields__:
+            part = getattr(game, field)
+            if isinstance(part, Lazy):
+                assert part.get() is not None, f"{name}: {field} names {part.target}"

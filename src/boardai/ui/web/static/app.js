@@ -406,11 +406,35 @@ const othello = {
 
 // ---- Replay panel ----------------------------------------------------------------------
 
+// What the replay panel does differently for each game, by the game's name that records
+// ("game") and replay states ("of") carry.
+const REPLAYS = {
+  "2048": {
+    summary: (r) => `score ${r.score}, ${(r.moves || []).length} moves`,
+    view(el) {
+      const b = document.createElement("div");
+      b.className = "board2048";
+      el.appendChild(b);
+      return new Board2048(b);
+    },
+    render: (view, s) => view.render(s.animation),
+    line: (s) => `score ${s.score}`,
+  },
+  othello: {
+    summary: (r) => (r.winner ? (r.winner === "draw" ? "draw" : `${r.winner} wins`) : "unfinished")
+      + (r.discs ? ` ${r.discs.black}-${r.discs.white}` : ""),
+    view: (el) => new BoardOthello(el, null),
+    render: (view, s) => view.render(s, false),
+    line: (s) => `black ${s.counts.black} white ${s.counts.white}`,
+  },
+};
+
 const replay = {
   ch: new Channel(),
   records: [],
   state: null,
   view: null,
+  game: null,
   playing: false,
   init() {
     $("replayFile").onchange = (e) => this.open(e.target.files[0]);
@@ -442,9 +466,7 @@ const replay = {
     this.records.forEach((r, i) => {
       const o = document.createElement("option");
       o.value = i;
-      const discs = r.discs ? ` ${r.discs.black}-${r.discs.white}` : "";
-      const what = r.game === "2048" ? `score ${r.score}, ${(r.moves || []).length} moves`
-        : (r.winner ? (r.winner === "draw" ? "draw" : `${r.winner} wins`) : "unfinished") + discs;
+      const what = REPLAYS[r.game] ? REPLAYS[r.game].summary(r) : "";
       const p = r.players || {};
       const who = p.black && p.white ? `, ${p.black} vs ${p.white}` : r.agent ? `, ${r.agent}` : "";
       o.textContent = `game ${i}: ${r.game} ${what}${who}`;
@@ -460,14 +482,8 @@ const replay = {
     const el = $("replayBoard");
     el.innerHTML = "";
     el.className = "";
-    if (r.of === "2048") {
-      const b = document.createElement("div");
-      b.className = "board2048";
-      el.appendChild(b);
-      this.view = new Board2048(b);
-    } else {
-      this.view = new BoardOthello(el, null);
-    }
+    this.game = REPLAYS[r.of];
+    this.view = this.game.view(el);
     $("rSlider").max = r.length - 1;
     this.show(r);
   },
@@ -480,10 +496,9 @@ const replay = {
   },
   show(s) {
     this.state = s;
-    if (s.of === "2048") this.view.render(s.animation);
-    else this.view.render(s, false);
+    this.game.render(this.view, s);
     $("rSlider").value = s.index;
-    const extra = s.of === "2048" ? `score ${s.score}` : `black ${s.counts.black} white ${s.counts.white}`;
+    const extra = this.game.line(s);
     this.status(`position ${s.index} / ${s.length - 1}` + (s.move ? `, after ${s.move}` : "") + `, ${extra}`);
   },
   async play() {
