@@ -11,7 +11,6 @@ import pytest
 
 from boardai.arena.journal import PARTIAL_SUFFIX, Journal, Merged, merge
 from boardai.arena.results import PLAYED
-from boardai.arena.seeding import game_seed
 from boardai.arena.solo import load_partial, play_games, save_partial
 from boardai.cli import main
 from boardai.g2048 import Game
@@ -75,7 +74,7 @@ def test_an_othello_match_in_parts_merged_into_a_new_file_is_the_whole_match(
 def _cut_game(index: int, moves: int) -> Game:
     """Game ``index`` of HEADER's run played ``moves`` moves in (as a partial file holds it)."""
     agent = make_agent(SPEC, seed=0)
-    game = Game(seed=game_seed(5, index))  # HEADER's seed
+    game = Game(seed=5, index=index)  # HEADER's seed
     for _ in range(moves):
         game.move(agent.act(game.board))
     return game
@@ -105,7 +104,7 @@ def test_merge_carries_the_furthest_games_cut_short_and_drops_those_finished(
     folder = Path(a + PARTIAL_SUFFIX)
     names = sorted(p.name for p in folder.iterdir())
     assert names == [Path(f"{prefix}{i}.json").name for i in (2, 4)]  # 3 finished: its file went
-    resumed = load_partial(f"{prefix}2.json", SPEC, game_seed(5, 2))
+    resumed = load_partial(f"{prefix}2.json", SPEC, 5, 2)
     assert resumed is not None and resumed[0].moves == 50  # the further copy
     # resuming plays games 2, 4 and 5, going on from the positions carried over
     with Journal.open(a, HEADER) as j:

@@ -94,7 +94,7 @@ def test_a_crashed_game_goes_on_from_its_last_periodic_save(tmp_path: Path) -> N
     contest = Solo(SPEC, seed=8, partial=prefix, save_seconds=0.0)  # a save after every move
     with pytest.raises(RuntimeError):  # as a worker killed: no save on the way out
         contest.play([CutAt(player, 41, RuntimeError)], 2)
-    loaded = load_partial(f"{prefix}2.json", SPEC, whole.seed)
+    loaded = load_partial(f"{prefix}2.json", SPEC, 8, 2)
     assert loaded is not None and loaded[0].moves == 40
     counted = CutAt(player, 0)
     resumed, _ = Solo(SPEC, seed=8, partial=prefix).play([counted], 2)
@@ -127,7 +127,7 @@ def test_a_game_its_run_asks_to_stop_saves_and_goes_on_later(
     assert not Solo(SPEC, seed=4).stop()  # a run that keeps no games cut short: not asked
     with pytest.raises(solo.GameStoppedError, match="game 1: stopped at move 30"):
         contest.play([StopsAt(player, 30, contest)], 1)
-    loaded = load_partial(f"{prefix}1.json", SPEC, whole.seed)
+    loaded = load_partial(f"{prefix}1.json", SPEC, 4, 1)
     assert loaded is not None and loaded[0].moves == 30
     os.remove(f"{prefix}{solo.STOP_FILE}")  # as the run does when it ends
     counted = CutAt(player, 0)
@@ -162,23 +162,24 @@ def test_a_partial_file_of_another_game_or_with_a_forged_spawn_is_ignored(
     tmp_path: Path,
 ) -> None:
     path, game = _saved_game(tmp_path, 30)
-    loaded = load_partial(path, SPEC, 11)
+    loaded = load_partial(path, SPEC, 11, 0)
     assert loaded is not None and loaded[0].board == game.board and loaded[0].score == game.score
-    assert load_partial(path, "expectimax", 11) is None
-    assert load_partial(path, SPEC, 12) is None
-    assert load_partial(str(tmp_path / "missing.json"), SPEC, 11) is None
+    assert load_partial(path, "expectimax", 11, 0) is None
+    assert load_partial(path, SPEC, 12, 0) is None
+    assert load_partial(path, SPEC, 11, 1) is None  # game 1 of the seed, not 0
+    assert load_partial(str(tmp_path / "missing.json"), SPEC, 11, 0) is None
     saved = json.loads(Path(path).read_text())
     move = saved["record"]["moves"][10]
     move[2] = 4 if move[2] == 2 else 2  # a spawn the seed did not draw
     Path(path).write_text(json.dumps(saved))
-    assert load_partial(path, SPEC, 11) is None
+    assert load_partial(path, SPEC, 11, 0) is None
     Path(path).write_text('{"spec": "heuristic", "se')
-    assert load_partial(path, SPEC, 11) is None
+    assert load_partial(path, SPEC, 11, 0) is None
 
 
 def test_a_player_that_draws_plays_a_cut_game_afresh(tmp_path: Path) -> None:
     fresh, _ = Solo("random", seed=2).play([build_player("random")], 0)
-    game = Game(seed=fresh.seed)
+    game = Game(seed=2, index=fresh.index)
     game.move(game.board.legal_actions()[0])
     prefix = str(tmp_path / "r-")
     save_partial(f"{prefix}0.json", "random", game, 1.0, 1.0)
@@ -319,7 +320,7 @@ print(json.dumps({"interrupted": done.interrupted, "finished": len(done.results)
     whole = play_games(SLOW_SPEC, GAMES, 5)
     for path in saved:
         index = int(path.stem.rsplit("-", 1)[1])
-        game, _, _ = load_partial(str(path), SLOW_SPEC, whole.results[index].seed) or (None, 0, 0)
+        game, _, _ = load_partial(str(path), SLOW_SPEC, 5, index) or (None, 0, 0)
         assert game is not None and 0 < game.moves < whole.results[index].moves
     with Journal.open(journal, header) as j:  # resumed: those games go on to the same end
         resumed = play_games(SLOW_SPEC, GAMES, 5, journal=j.part(SLOW_SPEC, PLAYED))

@@ -18,7 +18,7 @@ def test_vector_env_equals_single_envs_with_autoreset(observation: str) -> None:
     envs = gym.make_vec("boardai/2048-v0", num_envs=n, **kwargs)
     assert isinstance(envs, Game2048VectorEnv)
     singles = [Game2048Env(**kwargs) for _ in range(n)]
-    obs, info = envs.reset(seed=seed)
+    obs, info = envs.reset(seed=[seed + i for i in range(n)])
     pending = [False] * n
     for i, env in enumerate(singles):
         o, inf = env.reset(seed=seed + i)
@@ -69,3 +69,21 @@ def test_vector_env_options_of_the_wrong_type_are_clear_errors() -> None:
         gym.make_vec("boardai/2048-v0", num_envs=2, planes=12.0)
     with pytest.raises(ValueError, match="got 'human'"):
         Game2048VectorEnv(num_envs=2, render_mode="human")
+
+
+def test_board_i_of_a_seeded_reset_plays_game_i_of_the_seed() -> None:
+    from boardai.g2048 import Game
+
+    n, seed = 4, 17
+    envs = Game2048VectorEnv(n, observation="exponents", max_steps=None)
+    envs.reset(seed=seed)
+    games = [Game(seed=seed, index=i) for i in range(n)]
+    rng = np.random.default_rng(1)
+    assert envs.boards() == [g.board for g in games]
+    while not any(g.is_over() for g in games):  # until a board would autoreset
+        actions = [int(rng.choice(g.board.legal_actions())) for g in games]
+        envs.step(actions)
+        for g, a in zip(games, actions, strict=True):
+            g.move(a)
+        assert envs.boards() == [g.board for g in games]
+    assert min(g.moves for g in games) > 20

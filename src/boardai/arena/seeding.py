@@ -4,9 +4,10 @@ they are sent in, or the order the games finish in.
 
 Two rules, one per kind of contest:
 
-- **One-player games** (2048): game ``i`` of a run seeded ``S`` spawns its tiles from
-  :func:`game_seed` (S, i), and its player is reseeded with :func:`agent_seed` (S, i) before it
-  starts (a different stream, so a player that draws does not see the spawns' numbers).
+- **One-player games** (2048): the rule of :mod:`boardai.rng`, the compiled loops' own: game
+  ``i`` of a run seeded ``S`` spawns from the stream :func:`game_seed` (S, i)
+  (``Game(seed=S, index=i)``), and its player is reseeded with :func:`agent_seed` (S, i), a
+  separate stream, before it starts.
 - **Double games** (Othello, colours swapped): games ``2p`` and ``2p + 1`` form pair ``p`` and
   share :func:`pair_seed` (S, p) = ``g``: the random moves (epsilon) draw from ``g``, player A
   is reseeded with ``g`` and player B with ``g + 1`` before each of the two games. Without
@@ -22,20 +23,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from boardai.rng import game_stream, player_stream
+
 
 def game_seed(seed: int, index: int) -> int:
-    """The seed of one-player game ``index`` of a run seeded with ``seed`` (a 63-bit int)."""
-    if seed < 0 or index < 0:
-        raise ValueError(f"seed and index must be >= 0, got {seed}, {index}")
-    state = np.random.SeedSequence(seed, spawn_key=(index,)).generate_state(2, np.uint32)
-    return (int(state[0]) << 31) ^ int(state[1])
+    """The spawn stream of one-player game ``index`` of a run seeded with ``seed`` (a 64-bit
+    int: ``seed_stream(seed, index)``, which names the game in results)."""
+    return game_stream(seed, index)
 
 
 def agent_seed(seed: int, index: int) -> int:
-    """The seed of the player's own randomness in one-player game ``index`` (distinct from the
-    spawns')."""
-    state = np.random.SeedSequence(seed, spawn_key=(index, 1)).generate_state(2, np.uint32)
-    return (int(state[0]) << 31) ^ int(state[1])
+    """The player's own stream in one-player game ``index`` (distinct from the spawns')."""
+    return player_stream(seed, index)
 
 
 def pair_seed(seed: int, pair: int) -> int:

@@ -4,9 +4,10 @@
 >>> len(run.results), run.results[0].index
 (3, 0)
 
-Game i of a run seeded S spawns from :func:`~boardai.arena.seeding.game_seed` (S, i) and its
-player is reseeded with :func:`~boardai.arena.seeding.agent_seed` (S, i), the rule for
-one-player games.
+Game i of a run seeded S is ``Game(seed=S, index=i)``, spawning from
+:func:`~boardai.arena.seeding.game_seed` (S, i), and its player is reseeded with
+:func:`~boardai.arena.seeding.agent_seed` (S, i): the rule of :mod:`boardai.rng`, so these are
+the games the compiled loops play for seed S (``boardai 2048 random``, training evaluation).
 
 With a journal, a game cut short (Ctrl-C, SIGTERM, a killed worker) is not lost when its player
 is :func:`~boardai.agent.memoryless` (the searches and networks; not ``random`` or ``greedy``,
@@ -119,9 +120,9 @@ class Solo:
         path = None
         if self.partial is not None and memoryless(agent):
             path = f"{self.partial}{index}.json"
-        game, seconds, cpu = Game(seed=spawn_seed), 0.0, 0.0
+        game, seconds, cpu = Game(seed=self.seed, index=index), 0.0, 0.0
         if path is not None:
-            game, seconds, cpu = load_partial(path, self.spec, spawn_seed) or (game, 0.0, 0.0)
+            game, seconds, cpu = load_partial(path, self.spec, self.seed, index) or (game, 0.0, 0.0)
         start, cpu_start = time.perf_counter(), time.process_time()
         saved = start
         asked = None if path is None else stop_request.looker(f"{self.partial}{STOP_FILE}")
@@ -184,16 +185,18 @@ def save_partial(path: str, spec: str, game: Game, seconds: float, cpu_seconds: 
             json.dump(saved, f)
 
 
-def load_partial(path: str, spec: str, spawn_seed: int) -> tuple[Game, float, float] | None:
-    """The game ``spec`` was playing from ``spawn_seed`` when it saved ``path``, replayed move
-    by move with the seed's own spawns, and the seconds and CPU seconds played so far; None if
-    there is no such file, or it is another game's, or a spawn in it is not the seed's."""
+def load_partial(path: str, spec: str, seed: int, index: int) -> tuple[Game, float, float] | None:
+    """Game ``index`` of ``seed`` as ``spec`` was playing it when it saved ``path``, replayed
+    move by move with the seed's own spawns, and the seconds and CPU seconds played so far;
+    None if there is no such file, or it is another game's, or a spawn in it is not the
+    seed's."""
     from boardai.g2048 import Game
 
     try:
         with open(path, encoding="utf-8") as f:
             saved = json.load(f)
-        if saved["spec"] != spec or saved["record"]["seed"] != spawn_seed:
+        rec = saved["record"]
+        if saved["spec"] != spec or (rec["seed"], rec.get("index", 0)) != (seed, index):
             return None
         game = Game.from_record(saved["record"], seeded=True)
         return game, float(saved["seconds"]), float(saved["cpu_seconds"])

@@ -27,6 +27,7 @@ from boardai.g2048 import observations as O
 from boardai.g2048 import rewards as R
 from boardai.g2048.board import Board
 from boardai.registration import check_integer, check_render_mode, warn_no_render_mode
+from boardai.rng import seed_stream
 
 #: A reward function: ``fn(board, action, afterstate, score_gain) -> reward`` where ``board``
 #: is the position before the move and ``afterstate`` the position after it, before the spawn.
@@ -153,6 +154,9 @@ class Game2048Env(gym.Env[np.ndarray, np.int64]):
       on a board with no legal move terminates (with ``invalid="noop"`` it ran on to
       ``max_steps``), and the exponents space's bound is 31, not 30; ``render()`` with no
       ``render_mode`` returns None with Gymnasium's warning (was the text board; 2026-11-27).
+      Seeded resets follow the seeding rule of :mod:`boardai.rng` (2026-11-29):
+      ``reset(seed=s)`` starts game 0 of seed ``s``, the game ``Game(seed=s)`` and the arena
+      play (the spawns were drawn from a stream that ``self.np_random`` chose).
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (Gymnasium declares it this way)
@@ -198,11 +202,15 @@ class Game2048Env(gym.Env[np.ndarray, np.int64]):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start a game. ``options={"board": Board}`` starts from that position instead.
 
-        The spawns come from a splitmix64 stream drawn from ``self.np_random`` on the first
-        reset and on every seeded one; unseeded resets continue the stream.
+        ``reset(seed=s)`` starts game 0 of seed ``s`` (:mod:`boardai.rng`: the spawns of
+        ``Game(seed=s)``); the first reset with no seed draws a stream from ``self.np_random``;
+        unseeded resets continue the stream.
         """
         super().reset(seed=seed)
-        if seed is not None or not self._seeded:
+        if seed is not None:
+            self._state[C.RNG] = seed_stream(np.uint64(seed), np.uint64(0))
+            self._seeded = True
+        elif not self._seeded:
             self._state[C.RNG] = self.np_random.integers(0, 2**64, dtype=np.uint64)
             self._seeded = True
         C.reset_board(self._state, self._cfg, self._obs_flat, self._mask)

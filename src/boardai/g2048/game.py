@@ -1,5 +1,10 @@
 """Game: a 2048 board with its score, seeded spawns, undo and exact replay.
 
+Game ``index`` of seed ``S`` spawns from the splitmix64 stream ``seed_stream(S, index)``
+(:mod:`boardai.rng`), drawing exactly as the compiled loops do (one 64-bit draw a spawn:
+:func:`spawn_of`), so it is the same game as game ``index`` of ``S`` in
+:func:`~boardai.g2048.kernels.play_random_games` or a training run's evaluation.
+
 >>> g = Game(seed=7)
 >>> reward = g.move(g.board.legal_actions()[0])
 >>> Game.from_record(g.to_record()).board == g.board
@@ -8,13 +13,12 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import secrets
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from boardai.g2048.board import ACTION_NAMES, Board, parse_action
+from boardai.rng import Stream, game_stream
 
 RECORD_VERSION = 1
 
@@ -33,7 +37,9 @@ class Game:
     """A game of 2048 under the standard rules (or the options below).
 
     Args:
-        seed: seeds the spawn rng; the same seed gives the same start and spawns.
+        seed: seeds the spawns; the same seed and index give the same start and spawns (None:
+            a fresh random game).
+        index: which game of ``seed`` (game ``index`` of a run seeded ``seed``).
         p4: probability that a spawned tile is a 4 (0.1 in the original game).
         start_tiles: tiles on the start board (2 in the original game).
         start_p4: probability of a 4 among the start tiles (defaults to ``p4``; seed 000 used
@@ -46,6 +52,7 @@ class Game:
         self,
         seed: int | None = None,
         *,
+        index: int = 0,
         p4: float = 0.1,
         start_tiles: int = 2,
         start_p4: float | None = None,
@@ -58,24 +65,26 @@ class Game:
         if not 0 <= start_tiles <= 16:
             raise ValueError(f"start_tiles must be in 0..16, got {start_tiles}")
         self.seed = seed
+        self.index = index
         self.p4 = p4
         self.start_tiles = start_tiles
         self.start_p4 = p4 if start_p4 is None else start_p4
-        self.rng = np.random.default_rng(seed)
+        state = secrets.randbits(64) if seed is None else game_stream(seed, index)
+        self.rng = Stream(state)
         self.start: list[tuple[int, int]] = []
         self.custom_start = board is not None
         if board is None:
             board = Board()
             for _ in range(start_tiles):
-                cell, value = board.draw_spawn(self.rng, self.start_p4)
+                cell, value = spawn_of(board, self.rng.next(), self.start_p4)
                 board = board.place(cell, value)
                 self.start.append((cell, value))
         self.start_board = board
         self.board = board
         self.score = 0
         self.steps: list[Step] = []
-        self._rng_state = self.rng.bit_generator.state
-        self._undo: list[tuple[Board, int, Mapping[str, Any]]] = []
+        self._rng_state = self.rng.state
+        self._undo: list[tuple[Board, int, int]] = []
 
     @property
     def moves(self) -> int:
@@ -100,14 +109,14 @@ class Game:
         after, reward = self.board.slide(a)
         if after == self.board:
             raise ValueError(f"action {a} ({ACTION_NAMES[a]}) is illegal here")
-        cell, value = after.draw_spawn(self.rng, self.p4)
+        cell, value = spawn_of(after, self.rng.next(), self.p4)
         if spawn is not None:
             cell, value = int(spawn[0]), int(spawn[1])
             if cell < 0 and after.empty_cells():  # a legal move always leaves a cell to fill
                 raise ValueError("a move with no spawn, where the board has an empty cell")
         board = after.place(cell, value) if cell >= 0 else after
         self._undo.append((self.board, self.score, self._rng_state))
-        self._rng_state = self.rng.bit_generator.state
+        self._rng_state = self.rng.state
         self.board = board
         self.score += reward
         self.steps.append(Step(a, reward, cell, value))
@@ -118,7 +127,7 @@ class Game:
         if not self._undo:
             return False
         self.board, self.score, self._rng_state = self._undo.pop()
-        self.rng.bit_generator.state = self._rng_state
+        self.rng.state = self._rng_state
         self.steps.pop()
         return True
 
@@ -136,6 +145,7 @@ class Game:
             "game": "2048",
             "version": RECORD_VERSION,
             "seed": self.seed,
+            **({"index": self.index} if self.index else {}),
             "rules": {"p4": self.p4, "start_tiles": self.start_tiles, "start_p4": self.start_p4},
             "start": [list(s) for s in self.start],
             **({"start_grid": self.start_board.to_grid()} if self.custom_start else {}),
@@ -163,6 +173,7 @@ class Game:
             grid = record.get("start_grid")
             game = cls(
                 record.get("seed"),
+                index=int(record.get("index", 0)),
                 p4=float(rules.get("p4", 0.1)),
                 start_tiles=int(rules.get("start_tiles", 2)),
                 start_p4=float(rules.get("start_p4", rules.get("p4", 0.1))),
@@ -191,4 +202,17 @@ class Game:
         return game
 
     def __repr__(self) -> str:
-        return f"Game(seed={self.seed!r}, score={self.score}, moves={self.moves})"
+        index = f", index={self.index}" if self.index else ""
+        return f"Game(seed={self.seed!r}{index}, score={self.score}, moves={self.moves})"
+
+
+def spawn_of(board: Board, bits: int, p4: float) -> tuple[int, int]:
+    """The (cell, value) that 64 random ``bits`` spawn on ``board``, as the compiled
+    :func:`~boardai.g2048.kernels.spawn` places it: the high 32 bits pick the k-th empty cell
+    (k = high * n >> 32 of n), the low 32 bits give a 4 below ``p4 * 2^32``; (-1, 0) on a full
+    board."""
+    empties = board.empty_cells()
+    if not empties:
+        return -1, 0
+    cell = empties[((bits >> 32) * len(empties)) >> 32]
+    return cell, 4 if float(bits & 0xFFFF_FFFF) < p4 * 4294967296.0 else 2

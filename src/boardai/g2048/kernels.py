@@ -28,7 +28,7 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from boardai._jit import njit
-from boardai.rng import seed_stream, splitmix64
+from boardai.rng import agent_stream, below, seed_stream, splitmix64
 
 __all__ = ["seed_stream", "splitmix64"]  # re-exported: compiled loops here draw from them
 
@@ -427,8 +427,10 @@ def play_random_games(
     """Play games ``first .. first+n_games-1`` with uniformly random legal moves; per game:
     score, max exponent, moves.
 
-    Game i draws from stream i of ``seed``, so results do not depend on how games are split.
-    Random play ends near 256 or 512 (never near 32768), so the fast path is exact here.
+    Game i spawns from stream i of ``seed`` and picks its moves from the player's stream
+    (:func:`~boardai.rng.agent_stream`), the rule of :mod:`boardai.rng`: these are the games
+    the arena's ``random`` player plays for the same seed. Random play ends near 256 or 512
+    (never near 32768), so the fast path is exact here.
     """
     scores = np.zeros(n_games, np.int64)
     maxes = np.zeros(n_games, np.int64)
@@ -437,6 +439,7 @@ def play_random_games(
     gains = np.zeros(4, np.int64)
     for g in range(n_games):
         state = seed_stream(seed, np.uint64(first + g))
+        picks = agent_stream(seed, np.uint64(first + g))
         b, state = start_board(state, start_tiles, start_p4)
         score = 0
         count = 0
@@ -450,8 +453,8 @@ def play_random_games(
                     n_legal += 1
             if n_legal == 0:
                 break
-            state, bits = splitmix64(state)
-            pick = np.int64(((bits >> np.uint64(32)) * np.uint64(n_legal)) >> np.uint64(32))
+            picks, bits = splitmix64(picks)
+            pick = below(bits, n_legal)
             score += gains[pick]
             state, bits = splitmix64(state)
             b = spawn(after[pick], bits, p4)

@@ -3,8 +3,10 @@
 One compiled call steps all N boards (no Python loop per board). It follows Gymnasium 1.x's
 next-step autoreset: the step that ends an episode returns its last observation; the next
 step resets that board (ignoring its action) and returns the start observation with reward
-0. Board i seeded with ``reset(seed=s)`` plays exactly as ``Game2048Env`` reset with seed
-``s + i`` and stepped with the same actions (a test checks it).
+0. Board i of ``reset(seed=s)`` starts game i of seed ``s`` (the seeding rule of
+:mod:`boardai.rng`: the game ``Game(seed=s, index=i)`` and the arena play), and
+``reset(seed=[s0, s1, ...])`` starts game 0 of seed ``s_i`` on board i, which plays exactly as
+``Game2048Env`` reset with seed ``s_i`` and stepped with the same actions (a test checks it).
 
 >>> import gymnasium as gym, numpy as np
 >>> import boardai
@@ -21,14 +23,14 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import seeding
 from gymnasium.vector.utils import batch_space
 
 from boardai._jit import njit
 from boardai.g2048 import env_core as C
 from boardai.g2048.board import Board
 from boardai.g2048.env import DEFAULT_MAX_STEPS, env_options
-from boardai.registration import board_seeds, check_num_envs, check_render_mode
+from boardai.registration import check_num_envs, check_render_mode
+from boardai.rng import seed_stream
 from boardai.vector_base import BoardVectorEnv
 
 
@@ -131,12 +133,17 @@ class Game2048VectorEnv(BoardVectorEnv):
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Reset every board; ``seed=s`` seeds board i as a single env seeded ``s + i``."""
+        """Reset every board; ``seed=s`` starts game i of seed ``s`` on board i, a list of
+        seeds game 0 of each (module docstring)."""
         super().reset(seed=None if isinstance(seed, list) else seed)
-        if seed is not None:
-            for i, s in enumerate(board_seeds(seed, self.num_envs)):
-                rng, _ = seeding.np_random(s)
-                self._states[i, C.RNG] = rng.integers(0, 2**64, dtype=np.uint64)
+        if isinstance(seed, list):
+            if len(seed) != self.num_envs:
+                raise ValueError(f"{len(seed)} seeds for {self.num_envs} envs")
+            for i, s in enumerate(seed):
+                self._states[i, C.RNG] = seed_stream(np.uint64(s), np.uint64(0))
+        elif seed is not None:
+            for i in range(self.num_envs):
+                self._states[i, C.RNG] = seed_stream(np.uint64(seed), np.uint64(i))
         elif not self._seeded:
             self._states[:, C.RNG] = self.np_random.integers(
                 0, 2**64, self.num_envs, dtype=np.uint64

@@ -60,16 +60,15 @@ def register(app: App) -> None:
 
 
 def bench_positions(limit: int) -> list[Board]:
-    """Every 25th position of 4 games of ``expectimax:preset=fast`` (game seeds of run 0)."""
+    """Every 25th position of games 0-3 of seed 0 played by ``expectimax:preset=fast``."""
     from boardai.arena.play import play_2048
-    from boardai.arena.seeding import game_seed
     from boardai.g2048 import Game
     from boardai.g2048.agents import make_agent
 
     agent = make_agent("expectimax:preset=fast")
     boards: list[Board] = []
     for i in range(4):
-        game = Game(seed=game_seed(0, i))
+        game = Game(seed=0, index=i)
         moves = play_2048(game, agent)
         while not game.is_over() and len(boards) < limit:
             if game.moves % 25 == 0:
@@ -111,12 +110,8 @@ def run(args: argparse.Namespace) -> int:
         copies = max(1, 4 ** (6 - depth) // 8)
         boards = np.tile(packed, copies)
         stats = np.zeros(N_STATS, np.int64)
-        gen = np.uint32(table.next_generation(len(boards)))
-        lgen = np.uint32(table.leaf_tag(evaluator, None, data))
-        search_batch(
-            boards, depth, evaluator, None, data, 0.0, args.prob_cut, 0.1,
-            *table.arrays(), gen, lgen, stats,
-        )  # fmt: skip
+        view = table.view(table.next_generation(len(boards)))
+        search_batch(boards, depth, evaluator, None, data, 0.0, args.prob_cut, 0.1, view, stats)
         return stats, copies
 
     def api_calls(depth: int) -> float:

@@ -28,7 +28,7 @@ class GreedyAgent(SeededAgent):
         rewards = [state.slide(a)[1] for a in legal]
         top = max(rewards)
         best = [a for a, r in zip(legal, rewards, strict=True) if r == top]
-        return best[int(self.rng.integers(len(best)))]
+        return best[self.rng.integers(len(best))]
 
 
 @REGISTRY.register("greedy", GreedyOptions, public={})

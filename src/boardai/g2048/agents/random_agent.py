@@ -25,7 +25,7 @@ class RandomAgent(SeededAgent):
         legal = state.legal_actions()
         if not legal:
             raise ValueError("no legal move: the game is over")
-        return legal[int(self.rng.integers(len(legal)))]
+        return legal[self.rng.integers(len(legal))]
 
 
 @REGISTRY.register("random", RandomOptions, public={})
