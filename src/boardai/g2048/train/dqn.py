@@ -331,6 +331,11 @@ def preset_config(name: str, **overrides: Any) -> DQNConfig:
     return DQNConfig(**{**PRESETS[name], **overrides})
 
 
+#: The seed of a run's evaluations: games ``0 .. eval_games-1`` of it, so that ``boardai 2048
+#: eval --seed 1000000`` of a saved model plays the games of the run's log.
+EVAL_SEED = 10**6
+
+
 class DQNTrainer:
     """Trains a Q network on ``boardai/2048-v0`` and writes logs and checkpoints to ``out``.
 
@@ -577,32 +582,31 @@ class DQNTrainer:
 
     # -- evaluation ---------------------------------------------------------------------------
 
-    def evaluate(self, games: int, seed: int = 10**6) -> dict[str, Any]:
-        """Greedy play of ``games`` games: mean score, max tiles, 2048 reach rate."""
+    def evaluate(self, games: int, seed: int = EVAL_SEED) -> dict[str, Any]:
+        """Greedy play of games ``0 .. games-1`` of ``seed``: mean score, max tiles, 2048 reach
+        rate. One board a game, board i playing game i of the seed (:mod:`boardai.rng`), so
+        ``boardai 2048 eval --agent dqn:model=... --seed`` ``seed`` plays the same games."""
         from boardai.g2048 import kernels as K
         from boardai.g2048.stats import standard_error
         from boardai.g2048.vector_env import Game2048VectorEnv
 
-        env = Game2048VectorEnv(min(games, 256), observation="exponents", p4=self.cfg.p4)
-        scores: list[int] = []
-        tiles: list[int] = []
-        started = env.num_envs
+        env = Game2048VectorEnv(games, observation="exponents", p4=self.cfg.p4, max_steps=None)
+        scores = [0] * games
+        tiles = [0] * games
         _, info = env.reset(seed=seed)
-        active = np.ones(env.num_envs, bool)
+        active = np.ones(games, bool)
         while active.any():
             boards = env.board_states()
-            q = self.q_values(boards)
-            acts = np.where(info["action_mask"].astype(bool), q, -np.inf).argmax(1)
+            q = self.q_values(boards[active])
+            acts = np.zeros(games, np.int64)
+            mask = info["action_mask"][active].astype(bool)
+            acts[active] = np.where(mask, q, -np.inf).argmax(1)
             _, _, term, trunc, info = env.step(acts)
             states = env.board_states()
             for i in np.flatnonzero(active & (term | trunc)):
-                scores.append(int(info["score"][i]))
-                tiles.append(1 << int(K.max_exponent(states[i, 0], states[i, 1])))
-                if started < games:
-                    started += 1
-                else:
-                    active[i] = False
-        scores, tiles = scores[:games], tiles[:games]
+                scores[i] = int(info["score"][i])
+                tiles[i] = 1 << int(K.max_exponent(states[i, 0], states[i, 1]))
+                active[i] = False
         return {
             "games": len(scores),
             "mean": float(np.mean(scores)),
