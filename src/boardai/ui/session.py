@@ -203,7 +203,51 @@ def close_agent(agent: object) -> None:
             log.exception("could not close player %r", getattr(agent, "name", agent))
 
 
-class Session2048:
+class Session:
+    """What a game played on a screen shares, whatever the game: its players (an
+    :class:`AgentCache`), whether its game was kept (:func:`keep`), hints and closing.
+    A game's session adds its moves, undo, autoplay step, record and screen state.
+    """
+
+    #: The game's name (:data:`boardai.games.GAMES`).
+    kind: str
+    #: Whether :func:`keep` saved the game already.
+    saved = False
+    #: Whether a move is answered by a player's reply (a search, run off the event loop).
+    replies = False
+    game: Any
+    agents: AgentCache[Any]
+
+    def action_text(self, action: int) -> str:
+        """``action`` as the person reads it."""
+        raise NotImplementedError
+
+    def hint_refused(self) -> str | None:
+        """Why there is no move to hint here (None: there is one)."""
+        raise NotImplementedError
+
+    def hint(self, spec: str) -> dict[str, Any]:
+        """The move player ``spec`` would make for the person here, and its values of the
+        actions if it has them."""
+        refused = self.hint_refused()
+        if refused is not None:
+            raise UsageError(refused)
+        with self.agents.use(spec) as agent:
+            action = int(agent.act(self.game.board))
+            values = evaluation(agent, self.game.board)
+        return {
+            "player": spec,
+            "action": action,
+            "move": self.action_text(action),
+            "values": values,
+        }
+
+    def close(self) -> None:
+        """Let go of the players (an engine's process stops); they are built again if asked."""
+        self.agents.close()
+
+
+class Session2048(Session):
     """A game of 2048 on a screen.
 
     Args:
@@ -217,9 +261,6 @@ class Session2048:
     """
 
     kind = "2048"
-    saved = False
-    #: A move is answered at once: no player replies to it.
-    replies = False
 
     def __init__(
         self,
@@ -279,16 +320,15 @@ class Session2048:
             raise UsageError("nothing to undo")
         self.animation = self.tracker.reset(self.game.board.exponents())
 
-    def hint(self, spec: str) -> dict[str, Any]:
-        """The move player ``spec`` would make here, and its values of the actions if any."""
+    def action_text(self, action: int) -> str:
+        """``up``, ``right``, ``down`` or ``left``."""
         from boardai.g2048.board import ACTION_NAMES
 
-        with self.agents.use(spec) as agent:
-            if self.game.is_over():
-                raise UsageError("the game is over: no move to hint")
-            action = int(agent.act(self.game.board))
-            values = evaluation(agent, self.game.board)
-        return {"player": spec, "action": action, "move": ACTION_NAMES[action], "values": values}
+        return ACTION_NAMES[action]
+
+    def hint_refused(self) -> str | None:
+        """A hint while moves are left."""
+        return "the game is over: no move to hint" if self.game.is_over() else None
 
     def step(self, spec: str) -> None:
         """Let player ``spec`` make the next move (autoplay)."""
@@ -319,10 +359,6 @@ class Session2048:
         game.rng = copy.deepcopy(game.rng)
         twin.tracker = copy.deepcopy(self.tracker)
         return twin
-
-    def close(self) -> None:
-        """Let go of the players (an engine's process stops); they are built again if asked."""
-        self.agents.close()
 
     def state(self) -> dict[str, Any]:
         """What a screen draws: the board, score, whether it is won or over, the animation."""
@@ -453,7 +489,7 @@ def game_state_othello(game: Any) -> dict[str, Any]:
     return board_state_othello(history[-1], previous, moves[-1] if moves else None)
 
 
-class SessionOthello:
+class SessionOthello(Session):
     """A person against a boardai player at Othello.
 
     Args:
@@ -466,8 +502,6 @@ class SessionOthello:
     """
 
     kind = "othello"
-    saved = False
-    #: A move is answered by the opponent's (a search).
     replies = True
 
     def __init__(
@@ -585,16 +619,17 @@ class SessionOthello:
             raise UsageError("nothing to undo")
         self.message = ""
 
-    def hint(self, spec: str) -> dict[str, Any]:
-        """The move player ``spec`` would make for the person here."""
+    def action_text(self, action: int) -> str:
+        """``d3`` or ``pass``."""
         from boardai.othello.board import action_text
 
+        return action_text(action)
+
+    def hint_refused(self) -> str | None:
+        """A hint on the person's turn only."""
         if self.game.is_over() or self.game.board.to_move != self.human:
-            raise UsageError("no move to hint: it is not your turn")
-        with self.agents.use(spec) as agent:
-            action = int(agent.act(self.game.board))
-            values = evaluation(agent, self.game.board)
-        return {"player": spec, "action": action, "move": action_text(action), "values": values}
+            return "no move to hint: it is not your turn"
+        return None
 
     def fork(self) -> SessionOthello:
         """A copy to play a request on, sharing the players, with a stop of its own: kept if
@@ -606,10 +641,6 @@ class SessionOthello:
         twin.movers = set(self.movers)
         twin.stop = threading.Event()
         return twin
-
-    def close(self) -> None:
-        """Let go of the players (an engine's process stops); they are built again if asked."""
-        self.agents.close()
 
     def record(self) -> dict[str, Any]:
         """The game's record (see :mod:`boardai.records`): the person's side is named for the
