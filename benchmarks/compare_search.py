@@ -50,12 +50,10 @@ def main() -> None:
     packed = np.array([int(b) for b in boards], np.uint64)
     table = Table(20)
     evaluator, rows = ref(heuristic.evaluate_rows), heuristic.row_table_data()
-    gen = np.uint32(table.next_generation(2))
+    view = table.view(table.next_generation(2))
     search_batch(
-        packed[:2], 2, evaluator, None, rows, 0.0, 1e-4, 0.1,
-        *table.arrays(), gen, np.uint32(table.leaf_tag(evaluator, None, rows)),
-        np.zeros(N_STATS, np.int64),
-    )  # fmt: skip
+        packed[:2], 2, evaluator, None, rows, 0.0, 1e-4, 0.1, view, np.zeros(N_STATS, np.int64)
+    )
     with tempfile.TemporaryDirectory() as tmp:
         exe = Path(tmp) / "search"
         source = Path(__file__).with_name("search.cpp")
@@ -78,13 +76,11 @@ def main() -> None:
                 cpp_ms.append(1000 * cpu / len(batch))
                 cpp_moves = [int(line.split()[0]) for line in out[: len(boards)]]
                 stats = np.zeros(N_STATS, np.int64)
-                gen = np.uint32(table.next_generation(len(batch)))
+                view = table.view(table.next_generation(len(batch)))
                 c0 = time.process_time()
                 actions, _ = search_batch(
-                    batch, depth, evaluator, None, rows, 0.0, 1e-4, 0.1,
-                    *table.arrays(), gen, np.uint32(table.leaf_tag(evaluator, None, rows)),
-                    stats,
-                )  # fmt: skip
+                    batch, depth, evaluator, None, rows, 0.0, 1e-4, 0.1, view, stats
+                )
                 cpu = max(time.process_time() - c0, 1e-9)
                 nb_rates.append(int(stats[0]) / cpu)
                 nb_ms.append(1000 * cpu / len(batch))

@@ -49,9 +49,8 @@ def _kernel_values(
     table = search.Table(12) if table is None else table
     stats = np.zeros(search.N_STATS, np.int64) if stats is None else stats
     return search.search_root(
-        np.uint64(board.lo), depth, evaluator, None, data, reward_weight,
-        prob_cut, p4, *table.arrays(), np.uint32(table.next_generation()),
-        np.uint32(table.leaf_tag(evaluator, None, data)), stats,
+        np.uint64(board.lo), depth, evaluator, None, data, reward_weight, prob_cut, p4,
+        table.view(table.next_generation(), table.leaf_tag(evaluator, None, data)), stats,
     )  # fmt: skip
 
 
@@ -149,7 +148,7 @@ def test_batch_search_matches_single_searches():
     packed = np.array([int(b) for b in boards], np.uint64)
     table = search.Table(14)
     stats = np.zeros(search.N_STATS, np.int64)
-    gen = np.uint32(table.next_generation(len(packed)))
+    gen = table.next_generation(len(packed))
     evaluator, data = jitref.ref(heuristic.evaluate_rows), heuristic.row_table_data()
     actions, values = search.search_batch(
         packed,
@@ -160,9 +159,7 @@ def test_batch_search_matches_single_searches():
         0.0,
         1e-4,
         0.1,
-        *table.arrays(),
-        gen,
-        np.uint32(table.leaf_tag(evaluator, None, data)),
+        table.view(gen, table.leaf_tag(evaluator, None, data)),
         stats,
     )
     for b, a, v in zip(boards, actions, values, strict=True):
@@ -312,3 +309,20 @@ def test_ntuple_player_searches_with_a_leaf_cache(tmp_path):
         hits += player.last.leaf_hits
         g.move(a)
     assert hits > 0
+
+
+def test_search_serves_tables_with_and_without_a_leaf_cache():
+    """One evaluator and data, searched through a table without a leaf cache and one with:
+    numba types the two tables apart (empty leaf arrays count as contiguous), and search()
+    calls each its own compiled code, so both give the same values and the cache hits."""
+    board = Board.from_grid([[2, 4, 8, 16], [0, 0, 2, 0], [0, 0, 0, 0], [0, 4, 0, 0]])
+    kwargs = {"evaluator": _tile_count, "data": _TOY, "reward_weight": 1.0}
+    plain = search.search(board, 3, table=search.Table(10), **kwargs)
+    cached = search.Table(10, leaf_bits=10)
+    first = search.search(board, 3, table=cached, **kwargs)
+    second = search.search(board, 3, table=cached, **kwargs)
+    again = search.search(board, 3, table=search.Table(10), **kwargs)
+    assert plain.values.tolist() == first.values.tolist() == second.values.tolist()
+    assert again.values.tolist() == plain.values.tolist()
+    assert (plain.leaf_hits, again.leaf_hits) == (0, 0)
+    assert second.leaf_hits > first.leaf_hits > 0  # the first search's leaves kept

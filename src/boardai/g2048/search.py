@@ -78,7 +78,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -242,6 +242,58 @@ def _slots(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return buf[:, 0], buf.view(np.float64)[:, 1], buf.view(np.uint32)[:, 4]
 
 
+class TableView(NamedTuple):
+    """A :class:`Table` as the compiled kernels take it (:meth:`Table.view`), in one argument.
+
+    A named tuple, which numba types field by field as it would the loose values (the same
+    code, cached like any other signature): the arrays the kernels read and write, and the
+    generation, leaf tag and slot shifts of the searches under way.
+    """
+
+    keys: np.ndarray
+    """uint64: the board in each chance-node slot"""
+    values: np.ndarray
+    """float64: its value"""
+    info: np.ndarray
+    """uint32: ``generation << 8 | remaining depth``"""
+    leaf_keys: np.ndarray
+    """uint64: the afterstate in each leaf slot (empty: no leaf cache)"""
+    leaf_values: np.ndarray
+    """float64: its value"""
+    leaf_info: np.ndarray
+    """uint32: the leaf tag it was stored under"""
+    generation: np.uint32
+    """the generation of the (first) search; older chance-node entries do not match"""
+    leaf_tag: np.uint32
+    """the tag of this evaluator and data (:meth:`Table.leaf_tag`)"""
+    shift: np.uint64
+    """64 - log2 of the chance-node slots: maps a 64-bit hash to a slot"""
+    leaf_shift: np.uint64
+    """the same for the leaf slots (64 with no leaf cache; never used then)"""
+
+
+@njit(inline="always")
+def _with_generation(t: TableView, generation: np.uint32) -> TableView:
+    """``t`` for a search under ``generation``."""
+    return TableView(
+        t.keys, t.values, t.info, t.leaf_keys, t.leaf_values, t.leaf_info, generation,
+        t.leaf_tag, t.shift, t.leaf_shift,
+    )  # fmt: skip
+
+
+@njit(inline="always")
+def _borrowed(t: TableView) -> TableView:
+    """``t`` with reference-free views of its arrays (:func:`~boardai.intrinsics.borrow`):
+    numba would otherwise count references, atomically, to every array at every call and
+    leaf; without it the strong preset takes 0.65x the time a move, depth 6 over a network
+    0.56x. The caller must hold ``t``'s arrays for as long as the views are used."""
+    return TableView(
+        borrow(t.keys), borrow(t.values), borrow(t.info), borrow(t.leaf_keys),
+        borrow(t.leaf_values), borrow(t.leaf_info), t.generation, t.leaf_tag, t.shift,
+        t.leaf_shift,
+    )  # fmt: skip
+
+
 class Table:
     """A transposition table over chance nodes: parallel numpy arrays, direct-mapped; and,
     optionally, a cache of evaluated leaves (see the module docstring).
@@ -270,15 +322,22 @@ class Table:
         size = 1 << leaf_bits if leaf_bits else 0
         self.leaf_bits = leaf_bits
         self.leaf_keys, self.leaf_values, self.leaf_info = _slots(size)
+        # what every view holds, made once: a search makes a view per call
+        self._arrays = (
+            self.keys, self.values, self.info, self.leaf_keys, self.leaf_values, self.leaf_info
+        )  # fmt: skip
+        self._shifts = (np.uint64(64 - bits), np.uint64(64 - leaf_bits))
         self.generation = 0
         self.leaf_generation = 0
         self._leaf_owner: tuple[object, ...] = ()
 
-    def arrays(self) -> tuple[np.ndarray, ...]:
-        """The six arrays the kernels take, in their order (chance nodes, then leaves)."""
-        return (
-            self.keys, self.values, self.info, self.leaf_keys, self.leaf_values, self.leaf_info
-        )  # fmt: skip
+    def view(self, generation: int, leaf_tag: int = 0) -> TableView:
+        """The table as the kernels take it, for searches that start at ``generation`` (from
+        :meth:`next_generation`) under ``leaf_tag`` (:meth:`leaf_tag`; any value without a
+        leaf cache)."""
+        # tuple.__new__: the named tuple's own __new__ is a Python call more, per search
+        fields = (*self._arrays, np.uint32(generation), np.uint32(leaf_tag), *self._shifts)
+        return tuple.__new__(TableView, fields)
 
     def next_generation(self, count: int = 1) -> int:
         """Start a new search (or ``count`` of them): older entries stop matching.
@@ -319,39 +378,28 @@ def _slot(board: np.uint64, shift: np.uint64) -> np.int64:
 
 
 @njit(inline="always")
-def _leaf_slot(
-    after: np.uint64, lkeys: np.ndarray, linfo: np.ndarray, lgen: np.uint32, lshift: np.uint64
-) -> tuple[np.int64, bool]:
+def _leaf_slot(after: np.uint64, t: TableView) -> tuple[np.int64, bool]:
     """The leaf cache's slot for ``after``, and whether it holds ``after``'s value under the
-    leaf tag ``lgen`` (this evaluator and data)."""
-    slot = _slot(after, lshift)
-    return slot, lkeys[slot] == after and linfo[slot] == lgen
+    leaf tag of ``t`` (this evaluator and data)."""
+    slot = _slot(after, t.leaf_shift)
+    return slot, t.leaf_keys[slot] == after and t.leaf_info[slot] == t.leaf_tag
 
 
 @njit(inline="always")
-def _leaf(
-    after: np.uint64,
-    evaluate: Any,
-    data: Any,
-    lkeys: np.ndarray,
-    lvals: np.ndarray,
-    linfo: np.ndarray,
-    lgen: np.uint32,
-    lshift: np.uint64,
-    stats: np.ndarray,
-) -> float:
-    """``evaluate(after, data)``, from the leaf cache when it holds ``after`` under ``lgen``."""
+def _leaf(after: np.uint64, evaluate: Any, data: Any, t: TableView, stats: np.ndarray) -> float:
+    """``evaluate(after, data)``, from the leaf cache when it holds ``after`` under the leaf
+    tag of ``t``."""
     stats[STAT_LEAVES] += 1
-    if lkeys.shape[0] == 0:
+    if t.leaf_keys.shape[0] == 0:
         return call(evaluate, after, data)
-    slot, hit = _leaf_slot(after, lkeys, linfo, lgen, lshift)
+    slot, hit = _leaf_slot(after, t)
     if hit:
         stats[STAT_LEAF_HITS] += 1
-        return lvals[slot]
+        return t.leaf_values[slot]
     v = call(evaluate, after, data)
-    lkeys[slot] = after
-    lvals[slot] = v
-    linfo[slot] = lgen
+    t.leaf_keys[slot] = after
+    t.leaf_values[slot] = v
+    t.leaf_info[slot] = t.leaf_tag
     return v
 
 
@@ -362,18 +410,14 @@ def _leaves(
     evaluate: Any,
     evaluate_batch: Any,
     data: Any,
-    lkeys: np.ndarray,
-    lvals: np.ndarray,
-    linfo: np.ndarray,
-    lgen: np.uint32,
-    lshift: np.uint64,
+    t: TableView,
     stats: np.ndarray,
     vals: np.ndarray,
 ) -> None:
     """``vals[a]``: the value of each legal move's afterstate ``outs[a]`` of ``board`` (the
     moves after a spawn at a leaf), from the leaf cache where it holds them, the rest evaluated
     in one batch."""
-    cached = lkeys.shape[0] > 0
+    cached = t.leaf_keys.shape[0] > 0
     need = np.int64(0)
     for a in range(4):
         out = outs[a]
@@ -381,10 +425,10 @@ def _leaves(
             continue
         stats[STAT_LEAVES] += 1
         if cached:
-            slot, hit = _leaf_slot(out, lkeys, linfo, lgen, lshift)
+            slot, hit = _leaf_slot(out, t)
             if hit:
                 stats[STAT_LEAF_HITS] += 1
-                vals[a] = lvals[slot]
+                vals[a] = t.leaf_values[slot]
                 continue
         need |= np.int64(1) << a
     if need == 0:
@@ -394,10 +438,10 @@ def _leaves(
         for a in range(4):
             if (need >> a) & 1:
                 out = outs[a]
-                slot = _leaf_slot(out, lkeys, linfo, lgen, lshift)[0]
-                lkeys[slot] = out
-                lvals[slot] = vals[a]
-                linfo[slot] = lgen
+                slot = _leaf_slot(out, t)[0]
+                t.leaf_keys[slot] = out
+                t.leaf_values[slot] = vals[a]
+                t.leaf_info[slot] = t.leaf_tag
 
 
 @njit
@@ -411,35 +455,26 @@ def _chance(
     reward_weight: float,
     prob_cut: float,
     p4: float,
-    keys: np.ndarray,
-    values: np.ndarray,
-    info: np.ndarray,
-    lkeys: np.ndarray,
-    lvals: np.ndarray,
-    linfo: np.ndarray,
-    gen: np.uint32,
-    lgen: np.uint32,
-    shift: np.uint64,
-    lshift: np.uint64,
+    t: TableView,
     stats: np.ndarray,
     vals: np.ndarray,
 ) -> float:
     """Value of the chance node of afterstate ``after`` with ``remaining`` max layers below
     (``vals``: scratch for four leaf values)."""
     if remaining <= 0 or cprob < prob_cut:
-        return _leaf(after, evaluate, data, lkeys, lvals, linfo, lgen, lshift, stats)
+        return _leaf(after, evaluate, data, t, stats)
     n_empty = count_empty(after)
     if n_empty == 0:  # not an afterstate of a legal move; evaluate rather than fail
-        return _leaf(after, evaluate, data, lkeys, lvals, linfo, lgen, lshift, stats)
-    slot = _slot(after, shift)
-    tag = info[slot]
+        return _leaf(after, evaluate, data, t, stats)
+    slot = _slot(after, t.shift)
+    tag = t.info[slot]
     if (
-        keys[slot] == after
-        and (tag >> np.uint32(8)) == gen
+        t.keys[slot] == after
+        and (tag >> np.uint32(8)) == t.generation
         and np.int64(tag & np.uint32(0xFF)) >= remaining
     ):
         stats[STAT_HITS] += 1
-        return values[slot]
+        return t.values[slot]
     stats[STAT_CHANCE] += 1
     total = 0.0
     p2 = 1.0 - p4
@@ -478,12 +513,11 @@ def _chance(
                 # for the hand-made heuristic, no batch form, this code is pruned)
                 for a in range(4):
                     if outs[a] != board:
-                        child = _slot(outs[a], shift)
-                        prefetch(keys, child)
-                        prefetch(info, child)
+                        child = _slot(outs[a], t.shift)
+                        prefetch(t.keys, child)
+                        prefetch(t.info, child)
             if leaf and evaluate_batch is not None:
-                _leaves(board, outs, evaluate, evaluate_batch, data, lkeys, lvals, linfo, lgen,
-                        lshift, stats, vals)  # fmt: skip
+                _leaves(board, outs, evaluate, evaluate_batch, data, t, stats, vals)
             for a in range(4):
                 out = outs[a]
                 if out == board:
@@ -491,17 +525,16 @@ def _chance(
                 if leaf:
                     if evaluate_batch is not None:
                         v = vals[a]
-                    elif lkeys.shape[0] == 0:  # the plain leaf: _leaf's first case, but
+                    elif t.leaf_keys.shape[0] == 0:  # the plain leaf: _leaf's first case, but
                         # written here (bench search: _leaf in its place is 2.5-3x slower)
                         stats[STAT_LEAVES] += 1
                         v = call(evaluate, out, data)
                     else:
-                        v = _leaf(out, evaluate, data, lkeys, lvals, linfo, lgen, lshift, stats)
+                        v = _leaf(out, evaluate, data, t, stats)
                 else:
                     v = _chance(
                         out, remaining - 1, child_prob, evaluate, evaluate_batch, data,
-                        reward_weight, prob_cut, p4, keys, values, info, lkeys, lvals, linfo,
-                        gen, lgen, shift, lshift, stats, vals,
+                        reward_weight, prob_cut, p4, t, stats, vals,
                     )  # fmt: skip
                 v += reward_weight * np.float64(rewards[a])
                 if not found or v > best:
@@ -509,9 +542,9 @@ def _chance(
                     found = True
             total += p * best
     value = total / n_empty
-    keys[slot] = after
-    values[slot] = value
-    info[slot] = (gen << np.uint32(8)) | np.uint32(remaining if remaining < 255 else 255)
+    t.keys[slot] = after
+    t.values[slot] = value
+    t.info[slot] = (t.generation << np.uint32(8)) | np.uint32(remaining if remaining < 255 else 255)
     return value
 
 
@@ -525,27 +558,15 @@ def _root(
     reward_weight: float,
     prob_cut: float,
     p4: float,
-    keys: np.ndarray,
-    values: np.ndarray,
-    info: np.ndarray,
-    lkeys: np.ndarray,
-    lvals: np.ndarray,
-    linfo: np.ndarray,
-    gen: np.uint32,
-    lgen: np.uint32,
-    shift: np.uint64,
-    lshift: np.uint64,
+    t: TableView,
     stats: np.ndarray,
     out_values: np.ndarray,
     vals: np.ndarray,
 ) -> None:
     """Write the value of each root move into ``out_values`` (``-inf`` where illegal; ``vals``:
     scratch for four leaf values)."""
-    # Reference-free views (the caller holds the arrays for the whole search): numba would
-    # otherwise count references, atomically, to every array at every call and leaf; without
-    # it the strong preset takes 0.65x the time a move, depth 6 over a network 0.56x.
-    keys, values, info = borrow(keys), borrow(values), borrow(info)
-    lkeys, lvals, linfo = borrow(lkeys), borrow(lvals), borrow(linfo)
+    # Reference-free views (the caller holds the arrays for the whole search; see _borrowed).
+    t = _borrowed(t)
     stats, vals = borrow(stats), borrow(vals)
     data = borrow_all(data)
     outs, rewards = _moves(board, transpose(board), reward_weight != 0.0)
@@ -560,18 +581,8 @@ def _root(
         else:
             out_values[a] = reward_weight * np.float64(rewards[a]) + _chance(
                 out, depth - 1, 1.0, evaluate, evaluate_batch, data, reward_weight, prob_cut,
-                p4, keys, values, info, lkeys, lvals, linfo, gen, lgen, shift, lshift, stats,
-                vals,
+                p4, t, stats, vals,
             )  # fmt: skip
-
-
-@njit
-def _shift(keys: np.ndarray) -> np.uint64:
-    """Right shift that maps a 64-bit hash to a slot of a table of ``len(keys)`` (a power of 2)."""
-    bits = np.int64(0)
-    while (np.int64(1) << bits) < keys.shape[0]:
-        bits += 1
-    return np.uint64(64 - bits)
 
 
 @njit
@@ -584,30 +595,20 @@ def search_root(
     reward_weight: float,
     prob_cut: float,
     p4: float,
-    keys: np.ndarray,
-    values: np.ndarray,
-    info: np.ndarray,
-    lkeys: np.ndarray,
-    lvals: np.ndarray,
-    linfo: np.ndarray,
-    gen: np.uint32,
-    lgen: np.uint32,
+    table: TableView,
     stats: np.ndarray,
 ) -> np.ndarray:
     """Kernel: the value of each root move (``-inf`` where illegal), searched ``depth`` layers.
 
     ``evaluate`` is the evaluator as a :class:`~boardai.jitref.Ref`, ``evaluate_batch`` its
     batch form (the module docstring's contract; a Ref, or None: one leaf at a time);
-    ``keys`` ... ``linfo`` are a :class:`Table`'s arrays
-    (:meth:`Table.arrays`: their lengths powers of two; the leaf arrays may be empty),
-    ``gen`` its generation and ``lgen`` its leaf tag (:meth:`Table.leaf_tag`); ``stats``
-    (int64, :data:`N_STATS` slots) counts moves, leaves, chance nodes expanded, table hits and
-    leaf cache hits.
+    ``table`` a :class:`Table`'s :meth:`~Table.view` for this search's generation and leaf
+    tag; ``stats`` (int64, :data:`N_STATS` slots) counts moves, leaves, chance nodes
+    expanded, table hits and leaf cache hits.
     """
     out_values = np.empty(4)
     _root(
-        board, depth, evaluate, evaluate_batch, data, reward_weight, prob_cut, p4,
-        keys, values, info, lkeys, lvals, linfo, gen, lgen, _shift(keys), _shift(lkeys), stats,
+        board, depth, evaluate, evaluate_batch, data, reward_weight, prob_cut, p4, table, stats,
         out_values, np.empty(4),
     )  # fmt: skip
     return out_values
@@ -623,35 +624,26 @@ def search_batch(
     reward_weight: float,
     prob_cut: float,
     p4: float,
-    keys: np.ndarray,
-    values: np.ndarray,
-    info: np.ndarray,
-    lkeys: np.ndarray,
-    lvals: np.ndarray,
-    linfo: np.ndarray,
-    gen: np.uint32,
-    lgen: np.uint32,
+    table: TableView,
     stats: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Kernel: search every board of ``boards`` (one-word boards) in one compiled loop.
 
     Returns the best action (-1 where none is legal; ties to the lowest) and its value per
-    board. Each board gets its own table generation, ``gen``, ``gen + 1``, ...: the caller
-    advances its :class:`Table` by ``len(boards)``; the leaves (tag ``lgen``) are shared by
-    all. For benchmarks and batch analysis.
+    board. Each board gets its own table generation, ``table.generation``, the one after,
+    ...: the caller advances its :class:`Table` by ``len(boards)``; the leaves (its leaf tag)
+    are shared by all. For benchmarks and batch analysis.
     """
     n = boards.shape[0]
     actions = np.full(n, -1, np.int64)
     best = np.full(n, -np.inf)
     v = np.empty(4)
     vals = np.empty(4)
-    shift = _shift(keys)
-    lshift = _shift(lkeys)
+    table = _borrowed(table)  # a new view per search would count its references: one here
     for i in range(n):
         _root(
             boards[i], depth, evaluate, evaluate_batch, data, reward_weight, prob_cut, p4,
-            keys, values, info, lkeys, lvals, linfo, gen + np.uint32(i), lgen, shift, lshift,
-            stats, v, vals,
+            _with_generation(table, table.generation + np.uint32(i)), stats, v, vals,
         )  # fmt: skip
         for a in range(4):
             if v[a] > best[i]:
@@ -688,23 +680,27 @@ def approximate_board(lo: int, hi: int) -> int:
     return int(capped(np.uint64(lo), np.uint64(hi))) if hi else lo
 
 
-_NO_TAG = np.uint32(0)  # the leaf tag of a table without a leaf cache (never read)
 _DEFAULT: list[Table] = []
-#: (id(evaluator), id(batch), id(data)) -> ((evaluator, batch, data), compiled search_root).
-_ENTRIES: dict[tuple[int, int, int], tuple[tuple[object, ...], Callable[..., np.ndarray]]] = {}
+#: (id(evaluator), id(batch), id(data), leaf cache?) -> ((evaluator, batch, data), compiled
+#: search_root).
+_ENTRIES: dict[
+    tuple[int, int, int, bool], tuple[tuple[object, ...], Callable[..., np.ndarray]]
+] = {}
 
 
 def _root_kernel(
-    evaluator: Evaluator, batch: object, data: object, args: tuple[object, ...]
+    evaluator: Evaluator, batch: object, data: object, leaf_cache: bool, args: tuple[object, ...]
 ) -> Callable[..., np.ndarray]:
     """The compiled :func:`search_root` for this evaluator, batch form and data, without
     numba's dispatch.
 
     Typing a function and a tuple of arrays on every call costs more than a shallow search
     (about 12 us); the entry point of the compiled overload skips it. It is looked up once per
-    (evaluator, batch, data object); the data's types cannot change under the same object.
+    (evaluator, batch, data object) and kind of table; the data's types cannot change under
+    the same object. A table without a leaf cache has empty leaf arrays, which numpy calls
+    contiguous, so numba types them apart from a cache's strided ones: a second signature.
     """
-    key = (id(evaluator), id(batch), id(data))
+    key = (id(evaluator), id(batch), id(data), leaf_cache)
     hit = _ENTRIES.get(key)
     if hit is not None:
         known_evaluator, known_batch, known_data = hit[0]
@@ -812,13 +808,13 @@ def search(
             if elapsed + 8.0 * last > time_budget:  # the next depth costs about 8x this one
                 break
         t0 = time.perf_counter()
-        gen = np.uint32(table.next_generation())
-        lgen = np.uint32(table.leaf_tag(evaluator, batch, data)) if table.leaf_bits else _NO_TAG
+        gen = table.next_generation()
+        lgen = table.leaf_tag(evaluator, batch, data) if table.leaf_bits else 0
         args = (
             approx, d, evaluator, batch, data, float(reward_weight), float(prob_cut),
-            float(p4), *table.arrays(), gen, lgen, stats,
+            float(p4), table.view(gen, lgen), stats,
         )  # fmt: skip
-        found = _root_kernel(evaluator, batch, data, args)(*args)
+        found = _root_kernel(evaluator, batch, data, table.leaf_bits > 0, args)(*args)
         last = time.perf_counter() - t0
         reached = d
     assert found is not None

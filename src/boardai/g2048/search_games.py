@@ -21,7 +21,13 @@ import numpy as np
 
 from boardai._jit import njit
 from boardai.g2048.kernels import capped, max_exponent, move, spawn_wide, start_board
-from boardai.g2048.search import _root, _shift, depth_by_distinct
+from boardai.g2048.search import (
+    TableView,
+    _borrowed,
+    _root,
+    _with_generation,
+    depth_by_distinct,
+)
 from boardai.rng import seed_stream, splitmix64
 
 #: The table's generations fit 24 bits (:meth:`boardai.g2048.search.Table.next_generation`).
@@ -42,33 +48,27 @@ def play_searched(
     reward_weight: float,
     prob_cut: float,
     p4: float,
-    keys: np.ndarray,
-    values: np.ndarray,
-    info: np.ndarray,
-    lkeys: np.ndarray,
-    lvals: np.ndarray,
-    linfo: np.ndarray,
-    gen: np.uint32,
-    lgen: np.uint32,
+    table: TableView,
     stats: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.uint32]:
     """Kernel: play games ``first .. first + n_games - 1``, each move the best of a search.
 
     ``depth`` > 0 searches every move that deep; 0 picks the depth as
     :meth:`~boardai.g2048.agents.expectimax.ExpectimaxAgent.depth_for` does, from the distinct
-    tiles between ``min_depth`` and ``max_depth``. The table arguments are
-    :func:`~boardai.g2048.search.search_root`'s; ``gen`` is the table's last generation:
-    each search takes the next (after the 24 bits run out, the table is emptied and they
-    start again at 1). Returns per game the score, the largest exponent and the moves, and the
-    last generation used (the caller's :class:`~boardai.g2048.search.Table` goes on from it).
+    tiles between ``min_depth`` and ``max_depth``. The other arguments are
+    :func:`~boardai.g2048.search.search_root`'s, but ``table``'s generation is the table's
+    last one: each search takes the next (after the 24 bits run out, the table is emptied
+    and they start again at 1). Returns per game the score, the largest exponent and the
+    moves, and the last generation used (the caller's :class:`~boardai.g2048.search.Table`
+    goes on from it).
     """
     scores = np.zeros(n_games, np.int64)
     maxes = np.zeros(n_games, np.int64)
     moves = np.zeros(n_games, np.int64)
-    shift = _shift(keys)
-    lshift = _shift(lkeys)
+    gen = table.generation
     v = np.empty(4)
     vals = np.empty(4)
+    table = _borrowed(table)  # a new view per search would count its references: one here
     for k in range(n_games):
         state = seed_stream(seed, np.uint64(first + k))
         lo, state = start_board(state, 2, p4)
@@ -79,12 +79,12 @@ def play_searched(
             if d <= 0:
                 d = depth_by_distinct(board, min_depth, max_depth)
             if gen + np.uint32(1) >= _GENERATIONS:
-                info[:] = 0
+                table.info[:] = 0
                 gen = np.uint32(0)
             gen += np.uint32(1)
             _root(
-                board, d, evaluate, evaluate_batch, data, reward_weight, prob_cut, p4, keys,
-                values, info, lkeys, lvals, linfo, gen, lgen, shift, lshift, stats, v, vals,
+                board, d, evaluate, evaluate_batch, data, reward_weight, prob_cut, p4,
+                _with_generation(table, gen), stats, v, vals,
             )  # fmt: skip
             # The best move legal on the exact board (a capped board may see others), ties
             # to the lowest, as search() picks.

@@ -110,12 +110,8 @@ def run(args: argparse.Namespace) -> int:
         copies = max(1, 4 ** (6 - depth) // 8)
         boards = np.tile(packed, copies)
         stats = np.zeros(N_STATS, np.int64)
-        gen = np.uint32(table.next_generation(len(boards)))
-        lgen = np.uint32(table.leaf_tag(evaluator, None, data))
-        search_batch(
-            boards, depth, evaluator, None, data, 0.0, args.prob_cut, 0.1,
-            *table.arrays(), gen, lgen, stats,
-        )  # fmt: skip
+        view = table.view(table.next_generation(len(boards)))
+        search_batch(boards, depth, evaluator, None, data, 0.0, args.prob_cut, 0.1, view, stats)
         return stats, copies
 
     def api_calls(depth: int) -> float:

@@ -186,7 +186,7 @@ class ExpectimaxAgent:
         scores, maxes, moves, gen = play_searched(
             np.uint64(seed), first, games, depth, lo, hi, self.evaluator, self.batch,
             self.data, float(self.reward_weight), float(self._prob_cut), float(o.p4),
-            *t.arrays(), np.uint32(t.generation), np.uint32(lgen), stats,
+            t.view(t.generation, lgen), stats,
         )  # fmt: skip
         t.generation = int(gen)
         return scores, maxes, moves
