@@ -77,6 +77,7 @@ class GameParts:
         replay_summary: ``replay_summary(record, last)``: how a replayed game ended (after
             "replayed N moves").
         session: the class of a game played on a screen (``from_message``, ``move_message``).
+        tui_screen: ``tui_screen(player, seed, sink)``: its screen in the terminal app.
     """
 
     name: str
@@ -99,6 +100,7 @@ class GameParts:
     players_line: Lazy
     replay_summary: Lazy
     session: Lazy
+    tui_screen: Lazy
 
 
 def _parts(
@@ -134,6 +136,7 @@ GAMES: dict[str, GameParts] = {
         players_line="boardai.ui.show2048:players_line",
         replay_summary="boardai.ui.show2048:replay_summary",
         session="boardai.ui.session:Session2048",
+        tui_screen="boardai.ui.tui:Screen2048.for_app",
     ),
     "othello": _parts(
         "othello",
@@ -160,6 +163,7 @@ GAMES: dict[str, GameParts] = {
         players_line="boardai.ui.showothello:players_line",
         replay_summary="boardai.ui.showothello:replay_summary",
         session="boardai.ui.session:SessionOthello",
+        tui_screen="boardai.ui.tui:ScreenOthello.for_app",
     ),
 }
 

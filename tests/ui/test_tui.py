@@ -50,7 +50,7 @@ def test_keys_move_and_undo_in_2048(tmp_path):
         assert session.game.board == start
         assert "score" in str(screen.query_one("#status").render())
 
-    _run(play, player="random", seed=4, record_path=str(tmp_path / "g.jsonl"))
+    _run(play, players={"2048": "random"}, seed=4, record_path=str(tmp_path / "g.jsonl"))
 
 
 def test_hint_and_autoplay(tmp_path):
@@ -67,7 +67,7 @@ def test_hint_and_autoplay(tmp_path):
         await pilot.press("n")  # the played game is kept in the record file
         assert screen.session.game.moves == 0
 
-    _run(play, player="random", seed=4, record_path=str(path))
+    _run(play, players={"2048": "random"}, seed=4, record_path=str(path))
     (record,) = read_records(path)
     assert record["source"] == "tui" and record["n_moves"] >= 3
 
@@ -85,7 +85,7 @@ def test_othello_move_and_reply():
         await _until(pilot, lambda: not screen.busy)
         assert screen.session.game.moves == []
 
-    _run(play, opponent="random", seed=1)
+    _run(play, players={"othello": "random"}, seed=1)
 
 
 def test_replay_screen_steps():
@@ -121,7 +121,7 @@ def test_a_game_that_cannot_be_saved_is_said_not_a_crash():
         await pilot.press(KEYS[screen.session.game.board.legal_actions()[0]])
         assert screen.session.game.moves == 1
 
-    _run(play, player="random", seed=4, record_path="/dev/full")
+    _run(play, players={"2048": "random"}, seed=4, record_path="/dev/full")
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
@@ -195,7 +195,7 @@ def test_othello_autoplay_plays_your_side_to_the_end(tmp_path):
         await pilot.press("a", "a")
         assert screen.timer is None
 
-    _run(play, opponent="random", seed=1, record_path=str(path))
+    _run(play, players={"othello": "random"}, seed=1, record_path=str(path))
     (record,) = read_records(path)
     assert record["game"] == "othello" and record["over"]
 

@@ -38,25 +38,27 @@ boardai tui --othello --record games.jsonl
     p.set_defaults(func=run)
 
 
+#: The flag that names each game's player on its screen (a game without one gets the
+#: strongest player there is).
+PLAYER_FLAGS = {"2048": "player", "othello": "opponent"}
+
+
 def run(args: argparse.Namespace) -> int:
     from boardai.errors import UsageError
-    from boardai.g2048.agents import check_spec
+    from boardai.games import parts
     from boardai.records import pick, read_records
     from boardai.ui.tui import BoardApp
 
-    if args.player:
-        check_spec(args.player)
-    if args.opponent:
-        from boardai.othello.agents import check_spec as check_othello
-
-        check_othello(args.opponent)
+    players = {game: getattr(args, flag) for game, flag in PLAYER_FLAGS.items()}
+    for game, spec in players.items():
+        if spec:
+            parts(game).agents.get().check(spec)
     records = read_records(args.replay) if args.replay else []
     if records:
         pick(records, args.game, args.replay)
     start = "replay" if args.replay else "othello" if args.othello else "2048"
     app = BoardApp(
-        player=args.player,
-        opponent=args.opponent,
+        players={game: spec for game, spec in players.items() if spec},
         seed=args.seed,
         records=records,
         game=args.game % len(records) if records else 0,

@@ -12,6 +12,7 @@ and end jump, space plays, [ and ] pick the game). The screens draw the same
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -22,7 +23,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Header, Static
 
 from boardai.errors import UsageError
-from boardai.games import parts
+from boardai.games import GAMES, parts
 from boardai.records import RecordSink
 from boardai.ui.boards import board_text_2048, board_text_othello
 from boardai.ui.session import Session2048, SessionOthello, SessionReplay, keep
@@ -112,6 +113,15 @@ class Screen2048(BoardScreen):
         ("minus", "speed(-1)", "slower"),
         ("p", "player", "player"),
     ]
+
+    @classmethod
+    def for_app(cls, player: str | None, seed: int | None, sink: SafeSink) -> Screen2048:
+        """The screen the app shows: hints and autoplay from ``player`` (None: the strongest
+        player there is)."""
+        from boardai.g2048.agents import agent_names
+
+        players = _order(list(agent_names()), player, ("expectimax", "heuristic", "greedy"))
+        return cls(players, seed, sink)
 
     def __init__(self, players: list[str], seed: int | None, sink: SafeSink) -> None:
         super().__init__()
@@ -241,6 +251,15 @@ class ScreenOthello(BoardScreen):
         ("a", "autoplay", "auto"),
         ("p", "player", "player"),
     ]
+
+    @classmethod
+    def for_app(cls, player: str | None, seed: int | None, sink: SafeSink) -> ScreenOthello:
+        """The screen the app shows: ``player`` the opponent and the hints' player (None: the
+        strongest player there is)."""
+        from boardai.othello.agents import agent_names
+
+        opponents = _order(list(agent_names()), player, ("alphabeta", "wpc", "greedy"))
+        return cls(opponents, opponents[0], seed, sink)
 
     def __init__(
         self, opponents: list[str], hint_player: str, seed: int | None, sink: SafeSink
@@ -468,17 +487,26 @@ def _order(names: list[str], first: str | None, preferred: tuple[str, ...]) -> l
     return [lead, *[n for n in names if n != lead]]
 
 
+def _mode_keys() -> list[Binding | tuple[str, str] | tuple[str, str, str]]:
+    """One number key a game's screen, in :data:`boardai.games.GAMES`' order, then replay."""
+    modes = [(name, game.title) for name, game in GAMES.items()] + [("replay", "replay")]
+    return [
+        Binding(str(k), f"switch_mode('{name}')", title, show=False)
+        for k, (name, title) in enumerate(modes, 1)
+    ]
+
+
 class BoardApp(App[None]):
-    """The terminal app. 1: 2048, 2: Othello, 3: replay; q quits.
+    """The terminal app: a screen for each game (keys 1, 2, ...), then replay; q quits.
 
     Args:
-        player: the 2048 player for hints and autoplay (default: the strongest there is).
-        opponent: the Othello opponent (default: the strongest there is).
+        players: game -> the player of its screen (a 2048 player for hints and autoplay,
+            the Othello opponent; a game left out gets the strongest there is).
         seed: seeds the games.
         records: games to replay (from :func:`boardai.records.read_records`).
         game: the record to show first.
         record_path: finished games are appended here.
-        start: the first screen, ``2048``, ``othello`` or ``replay``.
+        start: the first screen, a game's name (``2048``, ``othello``) or ``replay``.
 
     Attributes:
         sink: where finished games go; its ``error`` says why some could not be saved.
@@ -490,19 +518,16 @@ class BoardApp(App[None]):
     #board { padding: 1 1 0 1; width: auto; }
     #note { padding: 0 1; color: $warning; }
     """
-    # The screens' own keys fill the footer; these four are named in the header.
-    SUB_TITLE = "1 2048 · 2 Othello · 3 replay · q quit"
+    # The screens' own keys fill the footer; these are named in the header.
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
-        Binding("1", "switch_mode('2048')", "2048", show=False),
-        Binding("2", "switch_mode('othello')", "Othello", show=False),
-        Binding("3", "switch_mode('replay')", "replay", show=False),
+        *_mode_keys(),
         Binding("q", "quit", "quit", show=False),
     ]
+    SUB_TITLE = " · ".join(f"{b.key} {b.description}" for b in BINDINGS if isinstance(b, Binding))
 
     def __init__(
         self,
-        player: str | None = None,
-        opponent: str | None = None,
+        players: Mapping[str, str] | None = None,
         seed: int | None = None,
         records: list[dict[str, Any]] | None = None,
         game: int = 0,
@@ -510,21 +535,12 @@ class BoardApp(App[None]):
         start: str = "2048",
     ) -> None:
         super().__init__()
-        from boardai.g2048.agents import agent_names
-
         sink = self.sink = SafeSink(record_path)
-        players = _order(list(agent_names()), player, ("expectimax", "heuristic", "greedy"))
-        try:
-            from boardai.othello.agents import agent_names as othello_names
-
-            opponents = _order(list(othello_names()), opponent, ("alphabeta", "wpc", "greedy"))
-        except ImportError:  # pragma: no cover - Othello is part of boardai
-            opponents = ["random"]
+        chosen = players or {}
         self.screens_made: dict[str, Screen[None]] = {
-            "2048": Screen2048(players, seed, sink),
-            "othello": ScreenOthello(opponents, opponents[0], seed, sink),
-            "replay": ScreenReplay(records or [], game),
+            name: parts.tui_screen(chosen.get(name), seed, sink) for name, parts in GAMES.items()
         }
+        self.screens_made["replay"] = ScreenReplay(records or [], game)
         self.first = start
 
     def on_mount(self) -> None:
