@@ -282,7 +282,7 @@ def test_every_part_in_the_games_table_is_there() -> None:
     from boardai.games import GAMES, Lazy
 
     for name, game in GAMES.items():
-        assert game.name == name
+        assert game.name == name == game.rules.get().name
         for field in game.__dataclass_fields__:
             part = getattr(game, field)
             if isinstance(part, Lazy):

@@ -55,6 +55,8 @@ class GameParts:
         title: the name in sentences (``"Othello"``).
         record_shapes: (key, JSON type, as said) of the record keys whose type its reader
             relies on: a hand-edited record is refused with a sentence, not a traceback.
+        rules: its :class:`boardai.contract.Rules` (new game from a seed, turns with chance
+            as a player, records, the compiled batch path).
         game: its ``Game`` class (``from_record`` reads a record, checking every move).
         frames: ``frames(game)``: every position of a loaded game as
             :class:`~boardai.records.Frame` (the start, then one per move).
@@ -83,6 +85,7 @@ class GameParts:
     name: str
     title: str
     record_shapes: tuple[tuple[str, type, str], ...]
+    rules: Lazy
     game: Lazy
     frames: Lazy
     agents: Lazy
@@ -120,6 +123,7 @@ GAMES: dict[str, GameParts] = {
         "2048",
         (("rules", dict, "an object"), ("start", list, "a list"), ("moves", list, "a list")),
         ("expectimax:depth=1", "ntuple:depth=2"),
+        rules="boardai.g2048.contract_game:RULES",
         game="boardai.g2048.game:Game",
         frames="boardai.g2048.frames:frames",
         agents="boardai.g2048.agents:REGISTRY",
@@ -147,6 +151,7 @@ GAMES: dict[str, GameParts] = {
             "alphabeta:depth=1,eval=classic",
             "alphabeta:depth=1,eval=ntuple",
         ),
+        rules="boardai.othello.contract_game:RULES",
         game="boardai.othello.game:Game",
         frames="boardai.othello.frames:frames",
         agents="boardai.othello.agents:REGISTRY",
