@@ -67,6 +67,13 @@ class BoardScreen(Screen[None]):
         super().__init__()
         self.busy = False
         self.note = ""
+        self.timer: Timer | None = None  # autoplay's, or a replay's
+
+    def stop(self) -> None:
+        """Stop autoplay (or a replay playing)."""
+        if self.timer:
+            self.timer.stop()
+            self.timer = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -132,7 +139,6 @@ class Screen2048(BoardScreen):
         self.session = Session2048(seed)
         self.best = 0
         self.speed = 3  # index into SPEEDS
-        self.timer: Timer | None = None
         self.note = "arrows or WASD move; space autoplays"
         self.keep_playing = False
 
@@ -207,11 +213,6 @@ class Screen2048(BoardScreen):
             self.timer = self.set_interval(1 / SPEEDS[self.speed], self._tick)
         self.redraw()
 
-    def stop(self) -> None:
-        if self.timer:
-            self.timer.stop()
-            self.timer = None
-
     def action_speed(self, step: int) -> None:
         self.speed = min(len(SPEEDS) - 1, max(0, self.speed + step))
         if self.timer:
@@ -269,7 +270,6 @@ class ScreenOthello(BoardScreen):
         self.opponent = opponents[0]
         #: Hints, and your moves under autoplay (two players to watch), come from this player.
         self.hint_player = hint_player
-        self.timer: Timer | None = None
         self.human = "black"
         self.seed = seed
         self.sink = sink
@@ -382,11 +382,6 @@ class ScreenOthello(BoardScreen):
             self.timer = self.set_interval(0.5, self._tick)
         self.redraw()
 
-    def stop(self) -> None:
-        if self.timer:
-            self.timer.stop()
-            self.timer = None
-
     async def _tick(self) -> None:
         if self.busy or self.session is None:
             return
@@ -417,7 +412,6 @@ class ScreenReplay(BoardScreen):
         self.records = records
         self.game = game
         self.session: SessionReplay | None = None
-        self.timer: Timer | None = None
 
     def on_mount(self) -> None:
         self.load()
@@ -467,16 +461,13 @@ class ScreenReplay(BoardScreen):
 
     def action_play(self) -> None:
         if self.timer:
-            self.timer.stop()
-            self.timer = None
+            self.stop()
         elif self.session is not None:
             self.timer = self.set_interval(0.15, self._tick)
 
     def _tick(self) -> None:
         if self.session is None or self.session.index >= len(self.session.frames) - 1:
-            if self.timer:
-                self.timer.stop()
-                self.timer = None
+            self.stop()
             return
         self.action_step(1)
 
