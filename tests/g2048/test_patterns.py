@@ -12,13 +12,21 @@ def test_named_sets_parse_and_round_trip() -> None:
     for name in PATTERN_SETS:
         patterns = parse_patterns(name)
         assert parse_patterns(",".join(pattern_names(patterns))) == patterns
-    assert parse_patterns("seed004") == (
+    assert parse_patterns("4x6-columns") == (
         (0, 1, 4, 5, 8, 9),
         (1, 2, 5, 6, 9, 10),
         (2, 6, 10, 9, 14, 13),
         (3, 7, 11, 10, 15, 14),
     )
     assert parse_patterns("5x6")[:4] == parse_patterns("4x6") == parse_patterns("8x6")[:4]
+
+
+def test_an_old_set_name_reads_as_its_new_one_and_is_never_listed() -> None:
+    assert parse_patterns("seed004") == parse_patterns("4x6-columns")  # model files keep it
+    assert "seed004" not in PATTERN_SETS
+    with pytest.raises(UsageError, match="unknown pattern set 'nope'") as e:
+        parse_patterns("nope")
+    assert "4x6-columns" in str(e.value) and "seed004" not in str(e.value)
 
 
 #: The published sets (Yeh et al., Jaśkowski; TDL2048+'s 4x6patt, 5x6patt), cell sets only.

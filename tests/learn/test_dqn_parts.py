@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from boardai.g2048.qnetworks import NETS, AfterstateQNet, Seed000QNet, build_net
+from boardai.g2048.qnetworks import NETS, ActionInputQNet, AfterstateQNet, build_net
 from boardai.learn.replay import NStep, ReplayBuffer
 from boardai.learn.schedules import STRATEGIES, make_strategy, masked_argmax
 
@@ -74,16 +74,16 @@ def test_epsilon_schedules() -> None:
 
 @pytest.mark.parametrize("name", list(NETS))
 def test_nets_give_four_q_values(name: str) -> None:
-    kwargs = {} if name == "seed000" else {"planes": 12}
+    kwargs = {} if name == "action-cnn" else {"planes": 12}
     net = build_net(name, **kwargs)
     shapes = {"exponents": (3, 4, 4), "onehot": (3, 12, 4, 4), "afterstates": (3, 4, 12, 4, 4)}
     x = torch.zeros(shapes[net.input_kind])
     assert net(x).shape == (3, 4)
 
 
-def test_seed000_net_equals_concatenated_action_input() -> None:
+def test_action_cnn_equals_concatenated_action_input() -> None:
     torch.manual_seed(0)
-    net = Seed000QNet(filters=2, hidden1=8, hidden2=4)
+    net = ActionInputQNet(filters=2, hidden1=8, hidden2=4)
     x = torch.randint(0, 12, (5, 4, 4)).float()
     q = net(x)
     f = torch.relu(net.conv(x.view(-1, 1, 4, 4))).flatten(1)
@@ -95,9 +95,9 @@ def test_seed000_net_equals_concatenated_action_input() -> None:
         torch.testing.assert_close(net.head(h).squeeze(-1), q[:, a])
 
 
-def test_seed000_forward_action_equals_gathered_forward() -> None:
+def test_action_cnn_forward_action_equals_gathered_forward() -> None:
     torch.manual_seed(0)
-    net = Seed000QNet(hidden1=32, hidden2=16)
+    net = ActionInputQNet(hidden1=32, hidden2=16)
     x = torch.randint(0, 12, (9, 4, 4)).to(torch.uint8)
     a = torch.tensor([0, 1, 2, 3, 3, 2, 1, 0, 2])
     full = net(x).gather(1, a.unsqueeze(1)).squeeze(1)

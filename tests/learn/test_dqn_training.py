@@ -84,9 +84,9 @@ def test_short_run_checkpoints_resumes_evaluates_and_plays_legally(
             game.move(a)
 
 
-def test_seed000_mode_fits_and_saves_replay(tmp_path: Path) -> None:
+def test_episodes_mode_fits_and_saves_replay(tmp_path: Path) -> None:
     cfg = preset_config(
-        "seed000",
+        "action-cnn",
         episodes_per_fit=2,
         warmup=50,
         fit_newest=20,
@@ -171,9 +171,9 @@ def test_toy_immediate_reward_task_loss_falls_and_play_beats_random(tmp_path: Pa
     assert np.mean(greedy) > 1.3 * np.mean(random)
 
 
-def test_seed001_preset_reads_the_two_move_lookahead(tmp_path: Path) -> None:
+def test_lookahead_mlp_preset_reads_the_two_move_lookahead(tmp_path: Path) -> None:
     cfg = preset_config(
-        "seed001",
+        "lookahead-mlp",
         fc_layers="32",
         warmup=40,
         batch_size=8,
@@ -212,7 +212,7 @@ def test_afterstate_net_q_is_reward_plus_afterstate_value(tmp_path: Path) -> Non
     assert agent.act(board) in board.legal_actions()
 
 
-@pytest.mark.parametrize("net", ["afterstate", "seed000", "fc"])
+@pytest.mark.parametrize("net", ["afterstate", "action-cnn", "fc"])
 def test_q_of_the_taken_action_equals_the_gathered_q(net: str) -> None:
     import torch
 

@@ -26,13 +26,15 @@ Pattern = tuple[int, ...]
 #: 16 weights of one 64-byte cache line differ in that cell only. The 6-tuples of the sets
 #: below list first the cell that most often is the one cell in which two lookups of a move
 #: (or of the moves around it) differ, found by a cache simulation of games of a trained 4x6
-#: network (docs/journal/benchmarks-journal.md, "Session 42: a layout of the weights that
+#: network (docs/journal/benchmarks-journal.md, the section on "a layout of the weights that
 #: misses less"):
 #: about a fifth fewer lines a move miss the L2 cache than in the published order (the
 #: papers' and TDL2048+'s, ``012345 456789 012456 45689a``), for the same network.
 PATTERN_SETS: dict[str, tuple[str, ...]] = {
-    # Seed 004's four 6-tuples, cells in the order its lineIndex reads them.
-    "seed004": ("014589", "12569a", "26a9ed", "37bafe"),
+    # The four 6-tuples of the TD write-up boardai's n-tuple learning grew from, laid along
+    # the columns (3x2 rectangles over columns 0-1 and 1-2, an L down each of columns 2 and
+    # 3), cells in the order its lineIndex reads them.
+    "4x6-columns": ("014589", "12569a", "26a9ed", "37bafe"),
     # The 4x6 network of Yeh et al. / Jaśkowski (2 rectangles, 2 "L+row" shapes): 012345,
     # 456789, 012456, 45689a.
     "4x6": ("501234", "645789", "601245", "64589a"),
@@ -46,6 +48,10 @@ PATTERN_SETS: dict[str, tuple[str, ...]] = {
     # Szubert & Jaśkowski 2014: two straight 4-tuples and two 2x3 rectangles.
     "2x4+2x6": ("0123", "4567", "601245", "64589a"),
 }
+
+#: Old names of sets, still read (model files trained with them keep the name) and never
+#: listed.
+PATTERN_ALIASES = {"seed004": "4x6-columns"}
 
 #: Longest pattern allowed: 16^8 float32 entries are 16 GiB per pattern already.
 MAX_PATTERN_LENGTH = 8
@@ -103,6 +109,7 @@ def parse_patterns(spec: str, flag: str = "--patterns") -> tuple[Pattern, ...]:
         UsageError: unknown name, bad digits, repeated cells, or an unreadable file.
     """
     spec = spec.strip()
+    spec = PATTERN_ALIASES.get(spec, spec)
     if spec in PATTERN_SETS:
         return tuple(_parse_one(p, spec) for p in PATTERN_SETS[spec])
     where = flag

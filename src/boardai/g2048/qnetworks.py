@@ -1,5 +1,6 @@
-"""Q networks for 2048 (PyTorch): seed 000's Q(s, a), seed 003's DQN and ConvDQN, and a
-stronger default. Each maps a batch of encoded boards to Q values ``(B, 4)``.
+"""Q networks for 2048 (PyTorch): a CNN Q(s, a) with the action as an input, dense and
+convolutional DQNs, and a stronger default. Each maps a batch of encoded boards to Q values
+``(B, 4)``.
 
 Each class names the board encoding it reads (``input_kind``: ``"exponents"`` or
 ``"onehot"``, see :mod:`boardai.g2048.observations`); :func:`build_net` makes one by name, so
@@ -23,13 +24,14 @@ from boardai.learn.qnets import mlp
 N_ACTIONS = 4
 
 
-class Seed000QNet(nn.Module):
-    """Seed 000's Q(s, a): a 3x3 convolution (8 filters) over the board, flattened and
-    joined with the one-hot action, dense 2048 and 1024 (ReLU), one output.
+class ActionInputQNet(nn.Module):
+    """A Q(s, a) CNN, after the first DQN write-up boardai grew from: a 3x3 convolution (8
+    filters) over the board, flattened and joined with the one-hot action, dense 2048 and
+    1024 (ReLU), one output.
 
     All four actions are scored in one pass: the first dense layer's input is the
     concatenation [board features, one-hot action], so its output is the board part plus
-    the column of the action's weights. (Seed 000 fed raw tile values; this takes exponents.)
+    the column of the action's weights. (The write-up fed raw tile values; this takes exponents.)
     """
 
     input_kind = "exponents"
@@ -164,7 +166,7 @@ class AfterstateQNet(nn.Module):
 
 
 NETS: dict[str, type[nn.Module]] = {
-    "seed000": Seed000QNet,
+    "action-cnn": ActionInputQNet,
     "fc": FCQNet,
     "conv": ConvQNet,
     "strong": StrongQNet,
@@ -172,8 +174,13 @@ NETS: dict[str, type[nn.Module]] = {
 }
 
 
+#: Old names of networks, still read (checkpoints written under them hold them as data).
+NET_ALIASES = {"seed000": "action-cnn"}
+
+
 def build_net(name: str, **kwargs: Any) -> nn.Module:
-    """The network ``name`` (a key of :data:`NETS`) built with ``kwargs``."""
+    """The network ``name`` (a key of :data:`NETS`, or an old name) built with ``kwargs``."""
+    name = NET_ALIASES.get(name, name)
     if name not in NETS:
         raise ValueError(f"unknown network {name!r} (choose from {', '.join(NETS)})")
     return NETS[name](**kwargs)

@@ -1,4 +1,5 @@
-"""``boardai 2048 train dqn``: deep Q-learning on 2048 (presets seed000, seed003, strong)."""
+"""``boardai 2048 train dqn``: deep Q-learning on 2048 (presets strong, dueling, action-cnn,
+lookahead-mlp, shaped-conv)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,9 @@ if TYPE_CHECKING:
 
 EXAMPLES = """
 boardai 2048 train dqn --steps 2000000 --out runs/dqn-strong
-boardai 2048 train dqn --preset seed000 --fit-epochs 4 --minutes 60 --out runs/dqn-seed000
-boardai 2048 train dqn --preset seed001 --steps 200000 --out runs/dqn-seed001
-boardai 2048 train dqn --preset seed003 --exploration lai_robbins --out runs/dqn-seed003
+boardai 2048 train dqn --preset action-cnn --fit-epochs 4 --minutes 60 --out runs/dqn-action-cnn
+boardai 2048 train dqn --preset lookahead-mlp --steps 200000 --out runs/dqn-lookahead
+boardai 2048 train dqn --preset shaped-conv --exploration lai_robbins --out runs/dqn-shaped-conv
 boardai 2048 train dqn --out runs/dqn-strong --resume --steps 4000000
 boardai 2048 train dqn --steps 100000 --tensorboard runs/tb --device auto --json
 boardai 2048 train dqn --out runs/dqn-strong --evaluate 1000
@@ -34,17 +35,19 @@ def register(app: App) -> None:
         description=(
             "Train a DQN on boardai/2048-v0. --preset picks a starting configuration: strong\n"
             "(the default: an afterstate value net, Double DQN, 3-step returns), dueling,\n"
-            "seed000 (a CNN Q(s,a) fitted on batches of whole episodes), seed001 (dense layers\n"
-            "over the boards two moves ahead) or seed003 (dense or convolutional Q nets with a\n"
-            "shaped reward), the setups of the write-ups boardai grew from\n"
-            "(docs/tour/env-dqn.md). Any hyperparameter below overrides the preset. Writes\n"
-            "checkpoint.pt, best.pt, log.csv and curve.png to --out; watch the result play with\n"
+            "action-cnn (a CNN Q(s,a) with the action as an input, fitted on batches of whole\n"
+            "episodes), lookahead-mlp (dense layers over the boards two moves ahead) or\n"
+            "shaped-conv (a convolutional Q net with a shaped reward), the setups of the\n"
+            "write-ups boardai grew from (docs/tour/env-dqn.md). Any hyperparameter below\n"
+            "overrides the preset. Writes checkpoint.pt, best.pt, log.csv and curve.png to\n"
+            "--out; watch the result play with\n"
             "'boardai 2048 watch --agent dqn:model=OUT/best.pt' (or ...,lookahead=1)."
         ),
     )
     p.add_argument(
         "--preset",
-        choices=["seed000", "seed001", "seed003", "dueling", "strong"],
+        type=_preset,
+        choices=["strong", "dueling", "action-cnn", "lookahead-mlp", "shaped-conv"],
         default="strong",
         help="starting configuration (default: strong)",
     )
@@ -69,6 +72,14 @@ def register(app: App) -> None:
     json_option(p, "write the final summary (or --evaluate's) as JSON")
     deferred(p, _flags)
     p.set_defaults(func=run)
+
+
+def _preset(text: str) -> str:
+    """argparse type: a preset's name; an old one (seed000, ...) is read as today's, which is
+    the one listed (argparse checks the choices after this)."""
+    from boardai.g2048.train.dqn import PRESET_ALIASES
+
+    return PRESET_ALIASES.get(text, text)
 
 
 def _flags(p: argparse.ArgumentParser) -> list[str]:

@@ -20,8 +20,8 @@ if TYPE_CHECKING:
 
 EXAMPLES = (
     "boardai 2048 train ntuple --patterns 4x6 --episodes 100000 --out model.npz\n"
-    "boardai 2048 train ntuple --patterns seed004 --episodes 69000 --out s4.npz"
-    " --csv s4.csv --plot s4.png\n"
+    "boardai 2048 train ntuple --patterns 4x6-columns --episodes 69000 --out columns.npz"
+    " --csv columns.csv --plot columns.png\n"
     "boardai 2048 train ntuple --patterns 0123,4567 --episodes 2000 --out tiny.npz"
     " --report-every 500\n"
     "boardai 2048 train ntuple --resume model.npz --episodes 200000 --out model.npz\n"

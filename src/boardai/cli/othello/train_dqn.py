@@ -1,4 +1,4 @@
-"""``boardai othello train dqn``: seed 002's self-play DQN for Othello (PyTorch)."""
+"""``boardai othello train dqn``: a self-play DQN for Othello (PyTorch)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def register(app: App) -> None:
         aliases=["train othello-dqn"],
         help="a self-play DQN for Othello (torch), matches against wpc and random",
         examples=(
-            "boardai othello train dqn --preset seed002 --games 3000 --out runs/othello/dqn.pt\n"
+            "boardai othello train dqn --preset fc64 --games 3000 --out runs/othello/dqn.pt\n"
             "boardai othello train dqn --preset strong --out runs/othello/dqn_strong.pt --resume\n"
             "boardai othello match --black dqn:model=runs/othello/dqn.pt --white random"
         ),
@@ -31,12 +31,27 @@ def register(app: App) -> None:
         metavar="FILE",
         help="checkpoint file (.pt); the best one against wpc so far is kept as FILE.best.pt",
     )
-    p.add_argument("--preset", choices=["seed002", "strong"], default="seed002", help="preset")
+    p.add_argument(
+        "--preset",
+        type=_preset,
+        choices=["fc64", "strong"],
+        default="fc64",
+        help="fc64 (one hidden layer of 64 units on the board, RMSProp, one game at a time) or "
+        "strong (an MLP of 2 x 512 over three input planes, 64 games at once)",
+    )
     deferred(p, _dqn_flags)
     p.add_argument("--resume", action="store_true", help="continue the run saved in --out")
     force_option(p, "start a new run over the one saved in --out (refused without it, or --resume)")
     report_options(p)
     p.set_defaults(func=run)
+
+
+def _preset(text: str) -> str:
+    """argparse type: a preset's name; the old seed002 is read as fc64, the one listed
+    (argparse checks the choices after this)."""
+    from boardai.othello.train.dqn import PRESET_ALIASES
+
+    return PRESET_ALIASES.get(text, text)
 
 
 def _dqn_flags(p: argparse.ArgumentParser) -> list[str]:
@@ -55,7 +70,7 @@ def _dqn_flags(p: argparse.ArgumentParser) -> list[str]:
             "eval_games": positive_int,
         },
         bools="value",
-        default_label="seed002",
+        default_label="fc64",
     )
 
 

@@ -17,7 +17,7 @@ class TrainConfig:
     """How an n-tuple network learns 2048 (saved in the model file, restored by ``--resume``)."""
 
     patterns: str = "4x6"
-    """Set name (4x6, 5x6, 8x6, 2x4+2x6, or seed004: the four 6-tuples of the original TD
+    """Set name (4x6, 5x6, 8x6, 2x4+2x6, or 4x6-columns: the four 6-tuples of the original TD
     write-up; PATTERN_SETS in boardai.g2048.patterns), hex lists like 0123,4567, or @file (a
     pattern's cells in any order: the same learning, the first cell's 16 weights in one
     cache line)."""

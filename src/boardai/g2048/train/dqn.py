@@ -1,8 +1,8 @@
-"""Deep Q-learning for 2048 (PyTorch): one loop that covers seeds 000 and 003, and more.
+"""Deep Q-learning for 2048 (PyTorch): one loop for streamed updates and episode fits.
 
 Read it top to bottom: :class:`DQNConfig` (every hyperparameter, documented), the presets,
 then :class:`DQNTrainer`: ``collect`` (vector env, exploration), ``update`` (one gradient
-step: Double DQN, n-step, masked targets), ``fit_seed000`` (seed 000's batch fits),
+step: Double DQN, n-step, masked targets), ``fit_episodes`` (fits on batches of whole episodes),
 ``evaluate`` (greedy games), ``save``/``load`` (atomic checkpoints) and ``train`` (the loop).
 
 The replay buffer stores packed boards (16 bytes a state), not observations: the network's
@@ -49,11 +49,11 @@ class DQNConfig:
     """Hyperparameters of a DQN run (each field's docstring is its ``--help`` line)."""
 
     net: str = "afterstate"
-    """network: seed000 (a CNN Q(s,a) with the action as an input), fc (dense layers), conv
+    """network: action-cnn (a CNN Q(s,a) with the action as an input), fc (dense layers), conv
     (two 2x2 convolutions), strong (dueling pair convolutions), afterstate
     (Q = r + V(afterstate))"""
     planes: int = 16
-    """one-hot planes of the board input (preset seed003: 12)"""
+    """one-hot planes of the board input (preset shaped-conv: 12)"""
     channels: int = 32
     """convolution channels (conv, strong)"""
     hidden: int = 128
@@ -61,14 +61,14 @@ class DQNConfig:
     fc_layers: str = "256,256"
     """fc net: widths of its hidden layers, comma-separated"""
     lookahead_input: bool = False
-    """fc net: read the boards two moves ahead (20 boards one-hot; preset seed001)"""
+    """fc net: read the boards two moves ahead (20 boards one-hot; preset lookahead-mlp)"""
     augment: bool = False
     """afterstate net: learn from each sampled afterstate in one of its 8 rotations and mirror
     images, chosen at random (a board's value has the square's symmetry; the strong preset's
     net learned slower with it here, see docs/journal/benchmarks-journal.md)"""
     reward: str = "log2"
     """env reward: score, log2 or shaped (a log reward with a per-move penalty and bonuses for
-    tiles from 512; preset seed003)"""
+    tiles from 512; preset shaped-conv)"""
     reward_scale: float = 1.0
     """rewards are multiplied by this before learning"""
     move_penalty: float = 0.0
@@ -118,18 +118,18 @@ class DQNConfig:
     alpha: float = 1.0
     """entropy strategy alpha"""
     greedy_every: int = 0
-    """make every k-th episode fully greedy (preset seed000: 10; 0: never)"""
+    """make every k-th episode fully greedy (preset action-cnn: 10; 0: never)"""
     fit_mode: str = "stream"
-    """stream (one update per train_every steps) or seed000 (collect whole episodes, then fit
-    on the newest plus older transitions for some epochs)"""
+    """stream (one update per train_every steps) or episodes (collect whole episodes, then
+    fit on the newest plus older transitions for some epochs)"""
     episodes_per_fit: int = 20
-    """seed000 mode: episodes collected between fits"""
+    """episodes mode: episodes collected between fits"""
     fit_newest: int = 1_000
-    """seed000 mode: newest transitions in each fit"""
+    """episodes mode: newest transitions in each fit"""
     fit_older: int = 2_000
-    """seed000 mode: older transitions sampled into each fit"""
+    """episodes mode: older transitions sampled into each fit"""
     fit_epochs: int = 100
-    """seed000 mode: epochs over each fit set (the write-up used 100; 4 learned far faster per
+    """episodes mode: epochs over each fit set (the write-up used 100; 4 learned far faster per
     CPU second here: the labels are refreshed every 48 updates, not every 1,200)"""
     eval_every: int = 100_000
     """env steps between greedy evaluations (0: only at the end)"""
@@ -153,8 +153,12 @@ class DQNConfig:
     """torch CPU threads"""
 
     def __post_init__(self) -> None:
-        from boardai.g2048.qnetworks import NETS
+        from boardai.g2048.qnetworks import NET_ALIASES, NETS
         from boardai.learn.schedules import STRATEGIES
+
+        # old names (checkpoints keep them) read as today's
+        self.net = NET_ALIASES.get(self.net, self.net)
+        self.fit_mode = FIT_MODE_ALIASES.get(self.fit_mode, self.fit_mode)
 
         checks = [
             (self.net in NETS, f"net must be one of {', '.join(NETS)}"),
@@ -165,7 +169,7 @@ class DQNConfig:
             ),
             (self.loss in ("huber", "mse"), "loss must be huber or mse"),
             (self.exploration in STRATEGIES, f"exploration must be one of {', '.join(STRATEGIES)}"),
-            (self.fit_mode in ("stream", "seed000"), "fit_mode must be stream or seed000"),
+            (self.fit_mode in ("stream", "episodes"), "fit_mode must be stream or episodes"),
             (0.0 <= self.gamma <= 1.0, "gamma must be in [0, 1]"),
             (0.0 < self.tau <= 1.0, "tau must be in (0, 1]"),
             (
@@ -221,7 +225,7 @@ class DQNConfig:
                 "update would ever run",
             ),
             (
-                self.fit_mode != "seed000" or self.warmup <= self.replay_size,
+                self.fit_mode != "episodes" or self.warmup <= self.replay_size,
                 f"warmup ({self.warmup}) must not exceed replay_size ({self.replay_size}): the "
                 "buffer never fills that far, so no fit would ever run",
             ),
@@ -235,7 +239,7 @@ class DQNConfig:
 
     def net_kwargs(self) -> dict[str, Any]:
         """Keyword arguments of :func:`boardai.g2048.qnetworks.build_net` for this config."""
-        if self.net == "seed000":
+        if self.net == "action-cnn":
             return {}
         if self.net == "fc":
             return {
@@ -246,13 +250,17 @@ class DQNConfig:
         return {"planes": self.planes, "channels": self.channels, "hidden": self.hidden}
 
 
-#: Presets: seeds 000, 001 and 003 as documented; ``dueling`` (a dueling Q net over pair
-#: convolutions) and ``strong`` (the defaults: the afterstate Q net), the best found here.
-#: (Seed 001's Keras-RL run left its target period, warm-up and memory size unstated; the
-#: values here are Keras-RL's Atari example's.)
+#: Presets: the setups of three DQN write-ups boardai grew from, named for what they are
+#: (``action-cnn``: a CNN Q(s,a) with the action as an input, fitted on batches of whole
+#: episodes; ``lookahead-mlp``: Keras-RL's dense net over the boards two moves ahead;
+#: ``shaped-conv``: a convolutional DQN on 12 planes with a shaped reward and entropy
+#: exploration); ``dueling`` (a dueling Q net over pair convolutions) and ``strong`` (the
+#: defaults: the afterstate Q net), the best found here. (The Keras-RL write-up left its
+#: target period, warm-up and memory size unstated; the values here are Keras-RL's Atari
+#: example's.)
 PRESETS: dict[str, dict[str, Any]] = {
-    "seed000": {
-        "net": "seed000",
+    "action-cnn": {
+        "net": "action-cnn",
         "reward": "score",
         "reward_scale": 1.0,
         "gamma": 1.0,
@@ -264,7 +272,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "exploration": "constant",
         "eps_start": 0.1,
         "greedy_every": 10,
-        "fit_mode": "seed000",
+        "fit_mode": "episodes",
         "replay_size": 50_000,
         "warmup": 5_000,
         "batch_size": 250,
@@ -275,7 +283,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "save_replay": True,
         "grad_clip": 0.0,
     },
-    "seed001": {
+    "lookahead-mlp": {
         "net": "fc",
         "lookahead_input": True,
         "planes": 16,
@@ -297,7 +305,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "replay_size": 100_000,
         "warmup": 5_000,
     },
-    "seed003": {
+    "shaped-conv": {
         "net": "conv",
         "planes": 12,
         "channels": 128,
@@ -324,8 +332,15 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 
+#: Old names of the presets (the write-ups' numbers), still accepted and never listed.
+PRESET_ALIASES = {"seed000": "action-cnn", "seed001": "lookahead-mlp", "seed003": "shaped-conv"}
+#: Old names of the fit modes (checkpoints keep them).
+FIT_MODE_ALIASES = {"seed000": "episodes"}
+
+
 def preset_config(name: str, **overrides: Any) -> DQNConfig:
-    """The config of preset ``name`` with ``overrides`` applied."""
+    """The config of preset ``name`` (or its old name) with ``overrides`` applied."""
+    name = PRESET_ALIASES.get(name, name)
     if name not in PRESETS:
         raise ValueError(f"unknown preset {name!r} (choose from {', '.join(PRESETS)})")
     return DQNConfig(**{**PRESETS[name], **overrides})
@@ -367,7 +382,7 @@ class DQNTrainer:
         self.target.requires_grad_(False)
         self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.lr)
         self.kind = str(self.net.input_kind)
-        n_envs = cfg.episodes_per_fit if cfg.fit_mode == "seed000" else cfg.num_envs
+        n_envs = cfg.episodes_per_fit if cfg.fit_mode == "episodes" else cfg.num_envs
         self.env = Game2048VectorEnv(
             n_envs,
             observation="exponents",
@@ -552,9 +567,10 @@ class DQNTrainer:
         self.last_loss = loss
         return loss
 
-    def fit_seed000(self) -> float:
-        """Seed 000's fit: label the newest + older transitions with the net as it is now,
-        then run ``fit_epochs`` epochs of minibatches over them; returns the mean loss."""
+    def fit_episodes(self) -> float:
+        """The episodes mode's fit: label the newest + older transitions with the net as it
+        is now, then run ``fit_epochs`` epochs of minibatches over them; returns the mean
+        loss."""
         cfg = self.cfg
         b = self.replay.sample_split(cfg.fit_newest, cfg.fit_older, self.rng)
         a, r, m2, disc = self._tensors(b)
@@ -570,7 +586,8 @@ class DQNTrainer:
         return self.last_loss
 
     def collect_episodes(self) -> None:
-        """Seed 000's collection: ``episodes_per_fit`` whole games (every tenth greedy)."""
+        """The episodes mode's collection: ``episodes_per_fit`` whole games (every tenth
+        greedy)."""
         self._running = False
         alive = np.ones(self.env.num_envs, bool)
         steps = 0
@@ -794,10 +811,10 @@ class DQNTrainer:
                     interrupted = True
                     break
                 before = self.env_steps
-                if cfg.fit_mode == "seed000":
+                if cfg.fit_mode == "episodes":
                     self.collect_episodes()
                     if len(self.replay) >= cfg.warmup:
-                        self.fit_seed000()
+                        self.fit_episodes()
                 else:
                     self.collect(1)
                     if len(self.replay) >= max(cfg.warmup, cfg.batch_size):

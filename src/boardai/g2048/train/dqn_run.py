@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from boardai.g2048.train.dqn import PRESETS, DQNConfig, DQNTrainer
+from boardai.g2048.train.dqn import PRESET_ALIASES, PRESETS, DQNConfig, DQNTrainer
 from boardai.hardware import cores
 from boardai.learn.run import Progress, ProgressHook, StopCheck, config_from_dict
 from boardai.learn.run import summary as run_summary
@@ -42,7 +42,7 @@ class DQNRun(DQNConfig):
         # No update is made before the warm-up (and a batch) is in the replay buffer: a run
         # that stops there saves an untrained network as its best.pt.
         learns_from, name = self.warmup, "warmup"
-        if self.fit_mode != "seed000" and self.batch_size > self.warmup:
+        if self.fit_mode != "episodes" and self.batch_size > self.warmup:
             learns_from, name = self.batch_size, "batch_size"
         if self.steps <= learns_from:
             raise ValueError(
@@ -60,7 +60,8 @@ class DQNRun(DQNConfig):
 
 def preset_run(name: str, **values: Any) -> DQNRun:
     """The run of preset ``name`` (:data:`~boardai.g2048.train.dqn.PRESETS`) with ``values``
-    over it (ValueError for an unknown preset or a bad value)."""
+    over it (ValueError for an unknown preset or a bad value); an old name is read as today's."""
+    name = PRESET_ALIASES.get(name, name)
     if name not in PRESETS:
         raise ValueError(f"unknown preset {name!r} (choose from {', '.join(PRESETS)})")
     return config_from_dict(DQNRun, {**PRESETS[name], **values})
@@ -89,12 +90,14 @@ def resumed_config(resume: str | os.PathLike[str], **values: Any) -> DQNRun:
     (ValueError naming the option for a change the checkpoint's network, or the replay
     buffer it holds, cannot take)."""
     from boardai.g2048.qnet import held_replay_size, load_checkpoint
+    from boardai.g2048.qnetworks import NET_ALIASES
 
     state = load_checkpoint(Path(resume))
     saved = fit_here(state["config"])
     config = config_from_dict(DQNRun, {**saved, **values})
     net = (config.net, _plain(config.net_kwargs()))
-    if net != (state.get("net_name"), _plain(state.get("net_kwargs") or {})):
+    saved_name = NET_ALIASES.get(state.get("net_name", ""), state.get("net_name"))
+    if net != (saved_name, _plain(state.get("net_kwargs") or {})):
         changed = [k for k in FIXED_ON_RESUME if k in saved and getattr(config, k) != saved[k]]
         raise ValueError(
             f"{', '.join(changed) or 'the network'} cannot change on a resumed run: its "

@@ -19,7 +19,7 @@ board (:mod:`boardai.othello.train.dqn_data`) and one forward pass gives all the
 The replay keeps bitboards; each sampled transition can be seen in a random one of the 8
 board symmetries (``symmetries``), so the network learns every image of every position.
 
-Presets: ``seed002`` (seed 002's network: one hidden layer of 64 units on the 8x8 board,
+Presets: ``fc64`` (the write-up's network: one hidden layer of 64 units on the 8x8 board,
 RMSProp, every legal move stored, one game at a time) and ``strong``, built for one CPU
 core: an MLP (2 x 512) over the 3 input planes, Adam with a decaying learning rate, every
 legal move stored, symmetries, double DQN, Huber loss, final results mixed into the played
@@ -52,10 +52,10 @@ class DQNConfig:
     """Options of ``boardai othello train dqn`` (see :data:`PRESETS`; each field's docstring
     is its ``--help``)."""
 
-    preset: str = field(default="seed002", metadata={"choices": ("seed002", "strong")})
+    preset: str = field(default="fc64", metadata={"choices": ("fc64", "strong")})
     """The preset these values started from."""
     net: str = field(default="fc", metadata={"choices": ("fc", "mlp", "conv")})
-    """fc (one hidden layer on the board, as in preset seed002), mlp (layers hidden layers on
+    """fc (one hidden layer on the board, as in preset fc64), mlp (layers hidden layers on
     the three input planes) or conv (a residual CNN)."""
     hidden: int = 64
     """Units of each hidden layer (fc, mlp) or channels (conv)."""
@@ -112,6 +112,7 @@ class DQNConfig:
     """Games per evaluation match."""
 
     def __post_init__(self) -> None:
+        self.preset = PRESET_ALIASES.get(self.preset, self.preset)  # checkpoints keep old names
         checks = [
             (self.preset in PRESETS, f"preset must be one of {', '.join(PRESETS)}"),
             (self.net in ("fc", "mlp", "conv"), "net must be fc, mlp or conv"),
@@ -146,7 +147,7 @@ class DQNConfig:
 
 
 PRESETS: dict[str, dict[str, Any]] = {
-    "seed002": {},
+    "fc64": {},
     "strong": {
         "net": "mlp",
         "hidden": 512,
@@ -177,8 +178,14 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 
+#: Old names of the presets (the write-up's number), still accepted and never listed.
+PRESET_ALIASES = {"seed002": "fc64"}
+
+
 def preset_config(name: str, **overrides: Any) -> DQNConfig:
-    """The config of preset ``name`` with ``overrides`` (None values are ignored)."""
+    """The config of preset ``name`` (or its old name) with ``overrides`` (None values are
+    ignored)."""
+    name = PRESET_ALIASES.get(name, name)
     if name not in PRESETS:
         raise ValueError(f"unknown DQN preset {name!r} (presets: {', '.join(PRESETS)})")
     values = {**PRESETS[name], "preset": name}
