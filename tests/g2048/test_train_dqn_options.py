@@ -56,8 +56,8 @@ TINY_FLAGS = [x for k, v in TINY.items() for x in (f"--{k.replace('_', '-')}", s
 def test_bad_hyperparameters_are_refused_when_the_config_is_made(
     change: dict[str, object], match: str
 ) -> None:
-    # each of these used to pass here and then fail mid-run with a traceback (eval_games 0
-    # after the whole training, before the checkpoint was written), or train with no update
+    # each of these, let through here, would fail mid-run with a traceback (eval_games 0
+    # after the whole training, before the checkpoint is written), or train with no update
     with pytest.raises(ValueError, match=match):
         DQNConfig(**{**TINY, **change})  # type: ignore[arg-type]
 
@@ -146,7 +146,7 @@ def test_a_run_trained_on_a_missing_gpu_evaluates_on_the_cpu(
 
 
 def test_interrupted_run_is_saved_before_its_final_evaluation(tmp_path: Path) -> None:
-    # a second Ctrl-C during the final evaluation used to lose every step since the last
+    # a second Ctrl-C during the final evaluation must not lose every step since the last
     # periodic save (here: all of them)
     trainer = DQNTrainer(DQNConfig(**TINY), tmp_path)
 

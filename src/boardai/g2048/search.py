@@ -236,8 +236,8 @@ def _slots(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The keys (uint64), values (float64) and infos (uint32) of ``n`` table slots: strided
     views of one buffer of three words a slot, so that a probe reads one cache line (mostly),
     not one in each of three arrays (a table of 4M slots: 1.2x less time a move at the strong
-    preset's depths, docs/journal/benchmarks-journal.md session 23). The kernels index them as
-    any arrays."""
+    preset's depths, docs/journal/benchmarks-journal.md). The kernels index them as any
+    arrays."""
     buf = np.zeros((n, 3), np.uint64)
     return buf[:, 0], buf.view(np.float64)[:, 1], buf.view(np.uint32)[:, 4]
 

@@ -31,9 +31,9 @@ if TYPE_CHECKING:
     import numpy as np
 
 #: preset -> (min depth, max depth, probability cut-off, table bits). Strong's table has room
-#: for its 100,000-odd chance nodes a move in 262,144 slots (6 MiB): 4M slots (80 MiB), as
-#: before session 23, missed the cache on every probe and took 1.16x the time a move, for the
-#: same move in 545 of 553 positions (docs/journal/benchmarks-journal.md).
+#: for its 100,000-odd chance nodes a move in 262,144 slots (6 MiB): 4M slots (80 MiB) miss
+#: the cache on every probe and take 1.16x the time a move, for the same move in 545 of 553
+#: positions (docs/journal/benchmarks-journal.md).
 PRESETS: dict[str, tuple[int, int, float, int]] = {
     "fast": (2, 2, 1e-3, 16),
     "default": (2, 4, 1e-3, 18),
