@@ -60,7 +60,7 @@ LISTED = {
         "perft",
     },
     "othello train": {"ntuple", "dqn", "fit"},
-    "othello data": {"pack", "show"},
+    "othello data": {"pack", "show", "label"},
     "journal": {"show", "merge"},
 }
 

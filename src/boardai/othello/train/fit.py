@@ -525,7 +525,8 @@ def write_positions(
     from boardai.atomic import atomic_write
 
     movers, opponents = np.asarray(mover, np.uint64), np.asarray(opponent, np.uint64)
-    labels = np.asarray(label, np.int8)
+    labels = np.asarray(label)  # whole discs (game results) stay int8; a search's values float32
+    labels = labels.astype(np.float32 if labels.dtype.kind == "f" else np.int8)
     with atomic_write(path, "wb") as f:
         if game is None:
             np.savez_compressed(f, mover=movers, opponent=opponents, label=labels)

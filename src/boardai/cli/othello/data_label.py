@@ -1,0 +1,125 @@
+"""``boardai othello data label``: positions labelled by a player's search instead of their
+game's result (:mod:`boardai.othello.train.label`), as a positions file for ``othello train
+fit``."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from boardai.cli._common import force_option, json_option, output_option, workers_option
+
+if TYPE_CHECKING:
+    from boardai.cli import App
+
+
+def empties_range(text: str) -> tuple[int, int]:
+    """argparse type: ``LO-HI`` (or ``K``), empty squares, 0 <= LO <= HI <= 60.
+
+    >>> empties_range("17-60"), empties_range("20")
+    ((17, 60), (20, 20))
+    """
+    lo, sep, hi = text.strip().partition("-")
+    try:
+        band = (int(lo), int(hi) if sep else int(lo))
+    except ValueError:
+        band = None
+    if band is None or not 0 <= band[0] <= band[1] <= 60:
+        raise argparse.ArgumentTypeError(f"not LO-HI with 0 <= LO <= HI <= 60: {text!r}")
+    return band
+
+
+def _mix(text: str) -> float:
+    from boardai.cli._common import finite_float
+
+    x = finite_float(text)
+    if not 0 <= x <= 1:
+        raise argparse.ArgumentTypeError(f"must be in [0, 1], got {text}")
+    return x
+
+
+def register(app: App) -> None:
+    p = app.command(
+        "othello data label",
+        help="label positions by a player's search (in discs) instead of their game's result",
+        description=(
+            "Read the positions of DATA (games files, record files: the positions after each\n"
+            "game's random opening) and give each one with a number of empty squares in\n"
+            "--empties the value of AGENT's search for the side to move, mixed with the game's\n"
+            "final disc difference by --mix (1: the search's value alone). Positions outside\n"
+            "the band keep their game's result. The player's values must be in discs: an\n"
+            "alphabeta over a fitted evaluation (eval=ntuple,model=FIT.npz), whose endgame\n"
+            "solver gives exact values. Writes a positions file for boardai othello train fit.\n"
+            "A game's positions are searched together on one worker: the labels do not depend\n"
+            "on --workers. Ctrl-C stops and writes nothing."
+        ),
+        examples=(
+            "boardai othello data label data/othello/games-d6-e16.npz --agent "
+            "alphabeta:eval=ntuple,model=fit.npz,depth=4,endgame=14 --out labelled.npz\n"
+            "boardai othello train fit labelled.npz --stages 8 --out fit2.npz"
+        ),
+    )
+    p.add_argument("data", nargs="+", metavar="DATA", help="games or record files")
+    p.add_argument(
+        "--agent", required=True, metavar="SPEC", help="the player whose search labels them"
+    )
+    output_option(p, "--out", required=True, metavar="FILE", help="positions file (.npz)")
+    p.add_argument(
+        "--empties",
+        type=empties_range,
+        default=(17, 60),
+        metavar="LO-HI",
+        help="label positions with LO..HI empty squares (default 17-60)",
+    )
+    p.add_argument(
+        "--mix",
+        type=_mix,
+        default=1.0,
+        help="weight of the search's value against the game's result (default 1)",
+    )
+    workers_option(p, "worker processes (default: all cores); the labels do not depend on it")
+    json_option(p, "write a summary as JSON")
+    force_option(p, "replace what --out holds already (refused without it)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from boardai.cli._common import (
+        console,
+        default_workers,
+        progress,
+        refuse_to_overwrite,
+        write_json,
+    )
+    from boardai.errors import UsageError
+    from boardai.othello.agents import make_agent
+    from boardai.othello.train import label as L
+    from boardai.othello.train.fit import write_positions
+
+    refuse_to_overwrite(args.out, "--out", force=args.force, resume=None)
+    agent = make_agent(args.agent)  # a bad spec is one line before any work
+    if not hasattr(agent, "analyse"):
+        raise UsageError(f"{args.agent}: this player has no search value to label with")
+    workers = args.workers or default_workers()
+    with progress() as bar:
+        task = bar.add_task("labelling", total=None)
+
+        def on_progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        try:
+            data, summary = L.label(
+                args.data, args.agent, args.empties, args.mix, workers, on_progress
+            )
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+    write_positions(args.out, data.mover, data.opponent, data.label, data.game)
+    summary = {"agent": args.agent, "empties": list(args.empties), "mix": args.mix, **summary}
+    console().print(
+        f"{args.out}: {summary['positions']:,} positions, {summary['labelled']:,} labelled by "
+        f"{args.agent} in {summary['seconds']:.0f} s; mean change of label "
+        f"{summary['mean_abs_change']:.2f} discs"
+    )
+    if args.json:
+        write_json(args.json, summary)
+    return 0
