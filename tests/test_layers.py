@@ -237,7 +237,7 @@ def test_players_and_envs_import_no_arena_command_or_app(path: Path) -> None:
 #: Where a game's name may decide what code does: its own packages and modules, and the
 #: table of per-game parts. Everywhere else looks the game up in ``boardai.games``.
 PER_GAME = ("g2048/", "othello/", "cli/g2048/", "cli/othello/", "games.py")
-PER_GAME_FILES = ("ui/show2048.py", "ui/showothello.py")
+PER_GAME_FILES = ("ui/g2048.py", "ui/othello.py")
 #: A comparison with a game's name (Python's ``==``, ``in (...)``, JavaScript's ``===``).
 BRANCH = re.compile(
     r"""(==|!=)=? ?["'](2048|othello)["']|["'](2048|othello)["'] ?(==|!=)|in \(["'](2048|othello)"""

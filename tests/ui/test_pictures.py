@@ -14,7 +14,7 @@ from boardai.cli import main
 from boardai.g2048 import Game
 from boardai.othello import Game as OthelloGame
 from boardai.records import replay, write_records
-from boardai.ui import pictures, theme
+from boardai.ui import g2048, othello, pictures, theme
 
 
 def _games(tmp_path):
@@ -50,12 +50,12 @@ def test_a_gif_has_one_frame_per_move_plus_the_start(tmp_path):
 def test_pictures_use_the_page_colours():
     from boardai.g2048 import Board
 
-    img = pictures.picture_2048(Board.from_grid([[2048, 0, 0, 0]] + [[0] * 4] * 3), 0)
+    img = g2048.picture_2048(Board.from_grid([[2048, 0, 0, 0]] + [[0] * 4] * 3), 0)
     colours = {tuple(int(v) for v in px) for px in img.reshape(-1, 3)}
     for colour in (theme.TILES[2048], theme.G2048["board"], theme.G2048["empty"]):
         assert theme.rgb(colour) in colours
     board = OthelloGame().board
-    img = pictures.picture_othello(board)
+    img = othello.picture_othello(board)
     colours = {tuple(int(v) for v in px) for px in img.reshape(-1, 3)}
     for key in ("board", "black", "white"):
         assert theme.rgb(theme.OTHELLO[key]) in colours

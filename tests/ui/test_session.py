@@ -7,7 +7,9 @@ import pytest
 from boardai.errors import UsageError
 from boardai.othello import BLACK, Board
 from boardai.records import RecordSink, read_records, replay
-from boardai.ui.session import Session2048, SessionOthello, SessionReplay, evaluation, keep
+from boardai.ui.g2048 import Session2048
+from boardai.ui.othello import SessionOthello
+from boardai.ui.session import SessionReplay, evaluation, keep
 
 
 def test_a_forced_pass_then_the_reply():

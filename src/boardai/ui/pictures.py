@@ -1,9 +1,9 @@
 """Board pictures (PNG) and whole games (GIF) for 2048 and Othello, in the web page's colours.
 
 A picture is an RGB array (H x W x 3, uint8): the board, with a caption strip above it (the
-score or the disc counts, and the move that led to the position). Boards are drawn by
-:func:`boardai.g2048.render.board_image` and :func:`boardai.othello.render.board_image`
-(numpy); the Othello coordinates and the captions use Pillow's built-in font. A GIF holds one
+score or the disc counts, and the move that led to the position). Each game draws its own
+(its ``picture`` in :data:`boardai.games.GAMES`); the captions use Pillow's built-in font
+(:func:`with_caption`). A GIF holds one
 frame per position: the start, then one per move (so ``moves + 1`` frames), each shown for
 ``frame_ms`` (the last one longer). GIFs are written a frame at a time in one fixed palette
 (the theme's colours and the blends of its caption text), so even a game of many thousand
@@ -30,20 +30,19 @@ from boardai.records import Frame
 from boardai.ui import theme
 
 CAPTION = 54  # height of the caption strip, pixels
-SQUARE = 56  # side of an Othello square, pixels
 _LAST_HOLD_MS = 2000  # the final position stays this long in a GIF
 #: The times a GIF frame may be shown, ms: a GIF keeps hundredths of a second in 16 bits, and
 #: browsers show a frame of 0 or 1 hundredth for a tenth of a second.
 FRAME_MS = (20, 655350)
 
 
-def _font(size: int) -> Any:
+def font(size: int) -> Any:
     from PIL import ImageFont
 
     return ImageFont.load_default(size=size)
 
 
-def _with_caption(board: np.ndarray, lines: Sequence[str], background: str, ink: str) -> np.ndarray:
+def with_caption(board: np.ndarray, lines: Sequence[str], background: str, ink: str) -> np.ndarray:
     from PIL import Image, ImageDraw
 
     h, w, _ = board.shape
@@ -51,49 +50,8 @@ def _with_caption(board: np.ndarray, lines: Sequence[str], background: str, ink:
     img.paste(Image.fromarray(board), (0, CAPTION))
     draw = ImageDraw.Draw(img)
     for k, line in enumerate(lines[:2]):
-        draw.text((12, 6 + 24 * k), line, fill=theme.rgb(ink), font=_font(20))
+        draw.text((12, 6 + 24 * k), line, fill=theme.rgb(ink), font=font(20))
     return np.asarray(img)
-
-
-def picture_2048(
-    board: Any, score: int | None = None, move: str | None = None, index: int = 0
-) -> np.ndarray:
-    """A 2048 board with its score and the move that led to it."""
-    from boardai.g2048.render import board_image
-
-    img = board_image(board)
-    head = f"score {score:,}" if score is not None else ""
-    head += f"   largest tile {board.max_tile():,}"
-    tail = f"move {index}: {move}" if move else "start"
-    return _with_caption(img, [head.strip(), tail], theme.G2048["page"], theme.G2048["text_dark"])
-
-
-def picture_othello(
-    board: Any,
-    last: int | None = None,
-    flips: Sequence[int] = (),
-    legal: Sequence[int] = (),
-    caption: Sequence[str] = (),
-) -> np.ndarray:
-    """An Othello board (:func:`boardai.othello.render.board_image`: discs, the last move's
-    red dot, a ring on flipped discs, small dots on ``legal`` squares) with coordinates a..h
-    and 1..8 on its frame."""
-    from PIL import Image, ImageDraw
-
-    from boardai.othello.render import board_image
-
-    c = theme.OTHELLO
-    margin = 24
-    img = Image.fromarray(board_image(board, SQUARE, legal, last, flips, margin))
-    draw = ImageDraw.Draw(img)
-    font = _font(16)
-    for k in range(8):
-        mid = margin + k * SQUARE + SQUARE // 2
-        draw.text(
-            (mid, margin // 2), "abcdefgh"[k], fill=theme.rgb(c["text"]), font=font, anchor="mm"
-        )
-        draw.text((margin // 2, mid), str(k + 1), fill=theme.rgb(c["text"]), font=font, anchor="mm")
-    return _with_caption(np.asarray(img), caption, c["frame"], c["text"])
 
 
 def frame_picture(

@@ -25,8 +25,9 @@ from textual.widgets import Footer, Header, Static
 from boardai.errors import UsageError
 from boardai.games import GAMES, parts
 from boardai.records import RecordSink
-from boardai.ui.boards import board_text_2048, board_text_othello
-from boardai.ui.session import Session2048, SessionOthello, SessionReplay, keep
+from boardai.ui.g2048 import Session2048, board_text_2048
+from boardai.ui.othello import SessionOthello, board_text_othello
+from boardai.ui.session import SessionReplay, keep
 
 SPEEDS = (1, 2, 4, 8, 15, 30, 60)  # autoplay moves per second
 

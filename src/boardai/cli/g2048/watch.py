@@ -44,7 +44,7 @@ def _screen(spec: str, game: Game, note: str) -> Panel:
     from rich.panel import Panel
     from rich.text import Text
 
-    from boardai.ui.boards import board_text_2048
+    from boardai.ui.g2048 import board_text_2048
 
     head = Text(
         f"score {game.score:,}   moves {game.moves:,}   max {game.board.max_tile():,}", style="bold"

@@ -44,8 +44,7 @@ def _show(game: Game, out: Console) -> None:
     moves dotted), else as text with ``*`` on the legal moves."""
     board = game.board
     if out.is_terminal:
-        from boardai.ui.boards import board_text_othello
-        from boardai.ui.session import game_state_othello
+        from boardai.ui.othello import board_text_othello, game_state_othello
 
         out.print(board_text_othello(game_state_othello(game), legal_moves=True))
         b, w = board.discs()

@@ -69,8 +69,7 @@ def _screen(game: Game, line: str) -> Panel:
     from rich.text import Text
 
     from boardai.othello.board import COLOR_NAMES
-    from boardai.ui.boards import board_text_othello
-    from boardai.ui.session import game_state_othello
+    from boardai.ui.othello import board_text_othello, game_state_othello
 
     state = game_state_othello(game)
     black, white = state["counts"]["black"], state["counts"]["white"]
