@@ -287,3 +287,26 @@ def test_every_part_in_the_games_table_is_there() -> None:
             part = getattr(game, field)
             if isinstance(part, Lazy):
                 assert part.get() is not None, f"{name}: {field} names {part.target}"
+
+
+#: Shared layers above the engines that reach every game through ``boardai.games`` only.
+GAME_FREE = (
+    "cli/_common.py",
+    "cli/_watch.py",
+    "cli/models.py",
+    "cli/render.py",
+    "cli/replay.py",
+    "cli/serve.py",
+    "cli/tui.py",
+    "ui/pictures.py",
+    "ui/session.py",
+    "ui/web/app.py",
+    "ui/web/protocol.py",
+)
+
+
+@pytest.mark.parametrize("name", GAME_FREE)
+def test_shared_layers_import_no_game(name: str) -> None:
+    module = _module(SRC / name)
+    found = [m for m in imported_modules((SRC / name).read_text(), module) if GAMES.match(m)]
+    assert found == [], f"{module} imports {found}: look the game's part up in boardai.games"
