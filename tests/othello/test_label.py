@@ -45,7 +45,16 @@ def test_labels_are_the_search_values_of_the_band_and_the_results_elsewhere(game
             agent.reset()
             last = data.game[row]
         board = Board.from_mover(int(data.mover[row]), int(data.opponent[row]), BLACK)
-        assert got.label[row] == np.float32(agent.analyse(board).value)
+        assert got.label[row] == np.float32(L.discs(agent.analyse(board).value))
+
+
+def test_a_finished_game_found_by_the_search_is_worth_its_discs() -> None:
+    from boardai.othello.search import WIN_VALUE, terminal_value
+
+    assert L.discs(terminal_value(np.uint64(0xFF), np.uint64(0))) == 64.0
+    # the empty squares go to the winner
+    assert L.discs(terminal_value(np.uint64(0x1), np.uint64(0x6))) == -62.0
+    assert L.discs(12.5) == 12.5 and L.discs(-WIN_VALUE / 4) == -WIN_VALUE / 4
 
 
 def test_mix_weighs_the_search_against_the_result(games: Path) -> None:
