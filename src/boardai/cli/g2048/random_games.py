@@ -25,7 +25,12 @@ def register(app: App) -> None:
         ),
     )
     p.add_argument("--games", type=positive_int, default=1000, help="games to play (default 1000)")
-    p.add_argument("--seed", type=nonneg_int, default=0, help="seed (default 0)")
+    p.add_argument(
+        "--seed",
+        type=nonneg_int,
+        default=0,
+        help="seed (default 0): the games eval --agent random plays with this seed",
+    )
     p.add_argument(
         "--p4", type=probability, default=0.1, help="probability a spawn is a 4 (default 0.1)"
     )
