@@ -262,10 +262,12 @@ class TableView(NamedTuple):
     """float64: its value"""
     leaf_info: np.ndarray
     """uint32: the leaf tag it was stored under"""
-    generation: np.uint32
-    """the generation of the (first) search; older chance-node entries do not match"""
-    leaf_tag: np.uint32
-    """the tag of this evaluator and data (:meth:`Table.leaf_tag`)"""
+    generation: int | np.uint32
+    """the generation of the (first) search; older chance-node entries do not match (a
+    Python int here, which passes for less than a numpy scalar; the search reads it as the
+    uint32 of ``info``)"""
+    leaf_tag: int | np.uint32
+    """the tag of this evaluator and data (:meth:`Table.leaf_tag`; read as a uint32)"""
     shift: np.uint64
     """64 - log2 of the chance-node slots: maps a 64-bit hash to a slot"""
     leaf_shift: np.uint64
@@ -273,7 +275,7 @@ class TableView(NamedTuple):
 
 
 @njit(inline="always")
-def _with_generation(t: TableView, generation: np.uint32) -> TableView:
+def _with_generation(t: TableView, generation: int | np.uint32) -> TableView:
     """``t`` for a search under ``generation``."""
     return TableView(
         t.keys, t.values, t.info, t.leaf_keys, t.leaf_values, t.leaf_info, generation,
@@ -286,11 +288,12 @@ def _borrowed(t: TableView) -> TableView:
     """``t`` with reference-free views of its arrays (:func:`~boardai.intrinsics.borrow`):
     numba would otherwise count references, atomically, to every array at every call and
     leaf; without it the strong preset takes 0.65x the time a move, depth 6 over a network
-    0.56x. The caller must hold ``t``'s arrays for as long as the views are used."""
+    0.56x. The caller must hold ``t``'s arrays for as long as the views are used. The
+    generation and leaf tag become the uint32s that ``info`` and ``leaf_info`` hold."""
     return TableView(
         borrow(t.keys), borrow(t.values), borrow(t.info), borrow(t.leaf_keys),
-        borrow(t.leaf_values), borrow(t.leaf_info), t.generation, t.leaf_tag, t.shift,
-        t.leaf_shift,
+        borrow(t.leaf_values), borrow(t.leaf_info), np.uint32(t.generation),
+        np.uint32(t.leaf_tag), t.shift, t.leaf_shift,
     )  # fmt: skip
 
 
@@ -336,7 +339,7 @@ class Table:
         :meth:`next_generation`) under ``leaf_tag`` (:meth:`leaf_tag`; any value without a
         leaf cache)."""
         # tuple.__new__: the named tuple's own __new__ is a Python call more, per search
-        fields = (*self._arrays, np.uint32(generation), np.uint32(leaf_tag), *self._shifts)
+        fields = (*self._arrays, generation, leaf_tag, *self._shifts)
         return tuple.__new__(TableView, fields)
 
     def next_generation(self, count: int = 1) -> int:
@@ -466,6 +469,7 @@ def _chance(
     n_empty = count_empty(after)
     if n_empty == 0:  # not an afterstate of a legal move; evaluate rather than fail
         return _leaf(after, evaluate, data, t, stats)
+    plain_leaves = t.leaf_keys.shape[0] == 0  # read once, not at every leaf
     slot = _slot(after, t.shift)
     tag = t.info[slot]
     if (
@@ -525,7 +529,7 @@ def _chance(
                 if leaf:
                     if evaluate_batch is not None:
                         v = vals[a]
-                    elif t.leaf_keys.shape[0] == 0:  # the plain leaf: _leaf's first case, but
+                    elif plain_leaves:  # the plain leaf: _leaf's first case, but
                         # written here (bench search: _leaf in its place is 2.5-3x slower)
                         stats[STAT_LEAVES] += 1
                         v = call(evaluate, out, data)
@@ -643,7 +647,7 @@ def search_batch(
     for i in range(n):
         _root(
             boards[i], depth, evaluate, evaluate_batch, data, reward_weight, prob_cut, p4,
-            _with_generation(table, table.generation + np.uint32(i)), stats, v, vals,
+            _with_generation(table, table.generation + i), stats, v, vals,
         )  # fmt: skip
         for a in range(4):
             if v[a] > best[i]:

@@ -31,7 +31,7 @@ from boardai.g2048.search import (
 from boardai.rng import seed_stream, splitmix64
 
 #: The table's generations fit 24 bits (:meth:`boardai.g2048.search.Table.next_generation`).
-_GENERATIONS = np.uint32(1 << 24)
+_GENERATIONS = 1 << 24
 
 
 @njit
@@ -50,7 +50,7 @@ def play_searched(
     p4: float,
     table: TableView,
     stats: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.uint32]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """Kernel: play games ``first .. first + n_games - 1``, each move the best of a search.
 
     ``depth`` > 0 searches every move that deep; 0 picks the depth as
@@ -65,7 +65,7 @@ def play_searched(
     scores = np.zeros(n_games, np.int64)
     maxes = np.zeros(n_games, np.int64)
     moves = np.zeros(n_games, np.int64)
-    gen = table.generation
+    gen = int(table.generation)
     v = np.empty(4)
     vals = np.empty(4)
     table = _borrowed(table)  # a new view per search would count its references: one here
@@ -78,10 +78,10 @@ def play_searched(
             d = depth
             if d <= 0:
                 d = depth_by_distinct(board, min_depth, max_depth)
-            if gen + np.uint32(1) >= _GENERATIONS:
+            if gen + 1 >= _GENERATIONS:
                 table.info[:] = 0
-                gen = np.uint32(0)
-            gen += np.uint32(1)
+                gen = 0
+            gen += 1
             _root(
                 board, d, evaluate, evaluate_batch, data, reward_weight, prob_cut, p4,
                 _with_generation(table, gen), stats, v, vals,
