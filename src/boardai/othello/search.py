@@ -174,7 +174,7 @@ def _order(
         elif depth >= _SHALLOW_FROM:
             O2, P2 = play_bit(m, P, O)
             scores[n] = _pvs(
-                O2, P2, shallow, -INF, INF, evaluate, data, keys, vals, info, gen, stats, mpc
+                O2, P2, -INF, INF, shallow, evaluate, data, keys, vals, info, gen, stats, mpc
             )
         elif depth >= _EVAL_SORT_FROM:
             O2, P2 = play_bit(m, P, O)
@@ -239,7 +239,7 @@ def _probcut(
         hi = (beta + margin - b) / a
         if hi < WIN_VALUE / 2:
             v = _pvs(
-                P, O, shallow, np.nextafter(hi, -INF), hi, evaluate, data, keys, vals, info,
+                P, O, np.nextafter(hi, -INF), hi, shallow, evaluate, data, keys, vals, info,
                 gen, stats, mpc,
             )  # fmt: skip
             if stats[_ABORT]:
@@ -249,7 +249,7 @@ def _probcut(
         lo = (alpha - margin - b) / a
         if lo > -WIN_VALUE / 2:
             v = _pvs(
-                P, O, shallow, lo, np.nextafter(lo, INF), evaluate, data, keys, vals, info,
+                P, O, lo, np.nextafter(lo, INF), shallow, evaluate, data, keys, vals, info,
                 gen, stats, mpc,
             )  # fmt: skip
             if stats[_ABORT]:
@@ -259,13 +259,70 @@ def _probcut(
     return np.int64(0)
 
 
+@njit(inline="always")  # inlined: no mutual recursion (numba cannot cache that)
+def _children(
+    P: np.uint64,
+    O: np.uint64,
+    moves: np.uint64,
+    first: np.int64,
+    alpha: float,
+    beta: float,
+    depth: np.int64,
+    evaluate: Any,
+    data: Any,
+    keys: np.ndarray,
+    vals: np.ndarray,
+    info: np.ndarray,
+    gen: np.int64,
+    stats: np.ndarray,
+    mpc: Any,
+) -> tuple[float, np.int64]:
+    """(best value, its square) over the ``moves``, tried in :func:`_order`'s order (``first``,
+    the table's move, leads): principal variation search, fail-soft, to a beta cut-off. The
+    first move is searched in the full window, the others in a null window just above
+    ``alpha`` that only tells whether one beats the best so far, and again in the full window
+    when it does. If the search runs out of nodes (``stats[2]``) it stops there and the
+    result must be ignored."""
+    sqs = np.empty(_MAX_MOVES, np.int64)
+    n = _order(P, O, moves, depth, first, evaluate, data, keys, vals, info, gen, stats, mpc, sqs)
+    best = -INF
+    best_sq = sqs[0]
+    for k in range(n):
+        s = sqs[k]
+        O2, P2 = play_bit(_ONE << np.uint64(s), P, O)
+        if k == 0:
+            v = -_pvs(
+                O2, P2, -beta, -alpha, depth - 1, evaluate, data, keys, vals, info, gen, stats, mpc
+            )
+        else:
+            edge = np.nextafter(alpha, INF)
+            v = -_pvs(
+                O2, P2, -edge, -alpha, depth - 1, evaluate, data, keys, vals, info, gen, stats, mpc
+            )
+            if alpha < v < beta and not stats[_ABORT]:
+                v = -_pvs(
+                    O2, P2, -beta, -alpha, depth - 1, evaluate, data, keys, vals, info, gen,
+                    stats, mpc,
+                )  # fmt: skip
+        if stats[_ABORT]:
+            break
+        if v > best:
+            best = v
+            best_sq = s
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    return best, best_sq
+
+
 @njit
 def _pvs(
     P: np.uint64,
     O: np.uint64,
-    depth: np.int64,
     alpha: float,
     beta: float,
+    depth: np.int64,
     evaluate: Any,
     data: Any,
     keys: np.ndarray,
@@ -289,7 +346,7 @@ def _pvs(
             stats[_EVALS] += 1
             return call(evaluate, P, O, data)
         return -_pvs(
-            O, P, depth - 1, -beta, -alpha, evaluate, data, keys, vals, info, gen, stats, mpc
+            O, P, -beta, -alpha, depth - 1, evaluate, data, keys, vals, info, gen, stats, mpc
         )
     if depth == 0:
         stats[_EVALS] += 1
@@ -327,47 +384,11 @@ def _pvs(
         if cut < 0:
             return alpha
 
-    sqs = np.empty(_MAX_MOVES, np.int64)
-    n = _order(P, O, moves, depth, first, evaluate, data, keys, vals, info, gen, stats, mpc, sqs)
-    best = -INF
-    best_sq = sqs[0]
-    for k in range(n):
-        s = sqs[k]
-        O2, P2 = play_bit(_ONE << np.uint64(s), P, O)
-        if k == 0:
-            v = -_pvs(
-                O2, P2, depth - 1, -beta, -alpha, evaluate, data, keys, vals, info, gen, stats, mpc
-            )
-        else:  # a null window: is this move better than the best so far?
-            edge = np.nextafter(alpha, INF)
-            v = -_pvs(
-                O2, P2, depth - 1, -edge, -alpha, evaluate, data, keys, vals, info, gen, stats, mpc
-            )
-            if alpha < v < beta and not stats[_ABORT]:
-                v = -_pvs(
-                    O2,
-                    P2,
-                    depth - 1,
-                    -beta,
-                    -alpha,
-                    evaluate,
-                    data,
-                    keys,
-                    vals,
-                    info,
-                    gen,
-                    stats,
-                    mpc,
-                )
-        if stats[_ABORT]:
-            return 0.0
-        if v > best:
-            best = v
-            best_sq = s
-            if v > alpha:
-                alpha = v
-                if alpha >= beta:
-                    break
+    best, best_sq = _children(
+        P, O, moves, first, alpha, beta, depth, evaluate, data, keys, vals, info, gen, stats, mpc
+    )
+    if stats[_ABORT]:
+        return 0.0
     if depth >= 2:
         flag = _UPPER if best <= alpha0 else _LOWER if best >= beta else _EXACT
         _tt_store(P, O, depth, best, flag, best_sq, keys, vals, info, gen)
@@ -405,54 +426,17 @@ def search_root(
     if moves == 0:
         if legal_moves(O, P) == 0:
             return np.int64(-1), terminal_value(P, O)
-        v = -_pvs(O, P, depth - 1, -beta, -alpha, evaluate, data, keys, vals, info, gen, stats, mpc)
+        v = -_pvs(O, P, -beta, -alpha, depth - 1, evaluate, data, keys, vals, info, gen, stats, mpc)
         return np.int64(PASS), v
     stats[_NODES] += 1
     slot = _tt_find(P, O, keys)
     first = info[slot, 2] if slot >= 0 else np.int64(-1)
-    sqs = np.empty(_MAX_MOVES, np.int64)
-    n = _order(P, O, moves, depth, first, evaluate, data, keys, vals, info, gen, stats, mpc, sqs)
-    alpha0 = alpha
-    best = -INF
-    best_sq = sqs[0]
-    for k in range(n):
-        s = sqs[k]
-        O2, P2 = play_bit(_ONE << np.uint64(s), P, O)
-        if k == 0:
-            v = -_pvs(
-                O2, P2, depth - 1, -beta, -alpha, evaluate, data, keys, vals, info, gen, stats, mpc
-            )
-        else:
-            edge = np.nextafter(alpha, INF)
-            v = -_pvs(
-                O2, P2, depth - 1, -edge, -alpha, evaluate, data, keys, vals, info, gen, stats, mpc
-            )
-            if alpha < v < beta and not stats[_ABORT]:
-                v = -_pvs(
-                    O2,
-                    P2,
-                    depth - 1,
-                    -beta,
-                    -alpha,
-                    evaluate,
-                    data,
-                    keys,
-                    vals,
-                    info,
-                    gen,
-                    stats,
-                    mpc,
-                )
-        if stats[_ABORT]:
-            return best_sq, best
-        if v > best:
-            best = v
-            best_sq = s
-            if v > alpha:
-                alpha = v
-                if alpha >= beta:
-                    break
-    flag = _UPPER if best <= alpha0 else _LOWER if best >= beta else _EXACT
+    best, best_sq = _children(
+        P, O, moves, first, alpha, beta, depth, evaluate, data, keys, vals, info, gen, stats, mpc
+    )
+    if stats[_ABORT]:
+        return best_sq, best
+    flag = _UPPER if best <= alpha else _LOWER if best >= beta else _EXACT
     _tt_store(P, O, depth, best, flag, best_sq, keys, vals, info, gen)
     return best_sq, best
 
