@@ -50,9 +50,8 @@ def test_alphabeta_equals_minimax(evaluator: object, data: object, evaluate: obj
             assert -naive.minimax(*child, depth - 1, evaluate) == pytest.approx(result.value)
 
 
-def _endgame_positions(n: int, empties: int) -> list[tuple[int, int]]:
+def _endgame_positions(n: int, empties: int, seed: int = 0) -> list[tuple[int, int]]:
     out = []
-    seed = 0
     while len(out) < n:
         state = np.uint64(seed)
         p, o = K.START_BLACK, K.START_WHITE
@@ -192,3 +191,18 @@ def test_pvs_equals_plain_negamax(
         assert -_plain_negamax(*child, depth - 1, evaluate) == pytest.approx(result.value)
     else:
         assert result.action == -1
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), depth=st.integers(8, 9))
+def test_pvs_with_shallow_search_ordering_equals_plain_negamax(seed: int, depth: int) -> None:
+    """From 8 plies deep each node orders its moves by a shallow search of every child (into
+    the same table), and the root too: the value is still the plain negamax value. Positions
+    with 8 empties keep the plain search small; passes and finished games within the horizon
+    are scored by the rules, the rest by the evaluator."""
+    evaluator, data, evaluate = _EVALUATORS["wpc"]
+    p, o = _endgame_positions(1, empties=8, seed=seed)[0]
+    result = Searcher(evaluator, data, tt_bits=12).search(p, o, depth)
+    assert result.value == pytest.approx(_plain_negamax(p, o, depth, evaluate))
+    child = naive.play(p, o, result.action)
+    assert -_plain_negamax(*child, depth - 1, evaluate) == pytest.approx(result.value)
