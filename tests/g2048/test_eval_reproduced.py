@@ -22,3 +22,15 @@ def test_compiled_evaluation_equals_the_arenas(tmp_path: Path) -> None:
     assert [r.moves for r in run.results] == moves.tolist()
     assert [r.max_tile for r in run.results] == [1 << int(m) for m in maxes]
     assert len(set(scores.tolist())) > 1
+
+
+def test_compiled_searched_games_equal_the_arenas() -> None:
+    """``boardai 2048 bench ntuple --depth D`` and the searching players' compiled loop
+    (:func:`~boardai.g2048.search_games.play_searched`) play the arena's games."""
+    from boardai.g2048.agents import make_agent
+
+    spec = "expectimax:depth=1"
+    scores, _, moves = make_agent(spec).play_games(seed=4, games=2, first=1)
+    run = play_games(spec, 3, seed=4, workers=1)
+    assert [r.score for r in run.results[1:]] == scores.tolist()
+    assert [r.moves for r in run.results[1:]] == moves.tolist()

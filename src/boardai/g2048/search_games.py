@@ -7,8 +7,8 @@ it) should time the search, as the 1-ply loop of :func:`~boardai.g2048.train.epi
 times the network. :func:`play_searched` plays the games, move by move the moves the
 player's :func:`~boardai.g2048.search.search` would choose (the same kernel, the same table,
 the same ties), with the spawns of :func:`~boardai.g2048.train.episodes.play_games`: game
-``g`` draws from spawn stream ``first + g`` of ``seed``, so the games are not the arena's
-(:class:`~boardai.g2048.game.Game` draws from numpy's generator).
+``g`` draws from spawn stream ``first + g`` of ``seed``, so these are the arena's games of that
+seed (:mod:`boardai.rng`'s rule; ``Game(seed=seed, index=first + g)``).
 
 :meth:`boardai.g2048.agents.expectimax.ExpectimaxAgent.play_games` is the way in.
 """
