@@ -84,8 +84,8 @@ def run(args: argparse.Namespace) -> int:
     from boardai.cli._common import console, interruptible, write_json
     from boardai.errors import UsageError
     from boardai.g2048.stats import summarize
-    from boardai.g2048.train.trainer import TrainConfig, Trainer
     from boardai.g2048.tables import reach_table
+    from boardai.g2048.train.trainer import TrainConfig, Trainer
     from boardai.report import summary_table
 
     out = console()  # (on stderr when the JSON goes to stdout: see console())

@@ -151,8 +151,8 @@ def run(args: argparse.Namespace) -> int:
     from boardai.cli._arena import open_journal, part_of
     from boardai.cli._common import console, plural, warn_if_slow, write_json
     from boardai.errors import UsageError
-    from boardai.records import write_records
     from boardai.g2048.tables import bucket_table, reach_table
+    from boardai.records import write_records
     from boardai.report import summary_table
 
     part_of(args)  # a bad --part is one line before any work
