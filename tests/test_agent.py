@@ -11,9 +11,10 @@ import pytest
 
 from boardai.agent import Agent, Closable
 from boardai.arena.match import play_game
-from boardai.arena.play import play_2048
+from boardai.arena.play import board_of, play
 from boardai.g2048 import Game
 from boardai.g2048.agents import REGISTRY as REGISTRY_2048
+from boardai.g2048.contract_game import State2048
 from boardai.othello.agents import REGISTRY as REGISTRY_OTHELLO
 
 RHINO = "/usr/games/gtp-rhino"
@@ -77,13 +78,15 @@ def test_reseeding_repeats_a_2048_game(spec: str) -> None:
     def moves(seed: int) -> list[int]:
         agent.reseed(seed)
         agent.reset()
-        return [turn.action for turn in play_2048(Game(seed=5), agent)]
+        return [turn.action for turn in play(State2048(Game(seed=5)), [agent], observe=board_of)]
 
     first = moves(3)
     assert moves(4) != first or spec.startswith("expectimax")  # the seed is used
     assert moves(3) == first
     fresh = REGISTRY_2048.make(spec, seed=3)
-    assert [turn.action for turn in play_2048(Game(seed=5), fresh)] == first
+    assert [
+        turn.action for turn in play(State2048(Game(seed=5)), [fresh], observe=board_of)
+    ] == first
 
 
 @pytest.mark.parametrize("spec", ["random", "greedy", "wpc", "alphabeta:depth=2"])

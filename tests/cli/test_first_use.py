@@ -88,16 +88,17 @@ def test_2048_watch_times_the_moves_not_the_first_use(
 
 
 def test_othello_watch_plays_the_game_of_unwarmed_players(tmp_path: Path) -> None:
-    from boardai.arena.play import play_othello
+    from boardai.arena.play import board_of, play
     from boardai.othello import Game
     from boardai.othello.agents import make_agent
+    from boardai.othello.contract_game import StateOthello
 
     record = tmp_path / "w.jsonl"
     argv = ["othello", "watch", "--black", "random", "--white", "random", "--seed", "3"]
     assert main([*argv, "--delay", "0", "--record", str(record)]) == 0
     game = Game(players=("random", "random"))
     players = [make_agent("random", 3), make_agent("random", 4)]
-    for _ in play_othello(game, players, epsilon=0.0, rng=np.random.default_rng(3)):
+    for _ in play(StateOthello(game), players, observe=board_of, rng=np.random.default_rng(3)):
         pass
     assert json.loads(record.read_text())["moves"] == game.to_record()["moves"]
 

@@ -38,7 +38,7 @@ from boardai.arena import runner
 from boardai.arena.backends import Backend
 from boardai.arena.journal import Part
 from boardai.arena.match_results import GameOutcome, MatchResult, summarize
-from boardai.arena.play import IllegalMoveError, play_othello
+from boardai.arena.play import IllegalMoveError, board_of, play
 from boardai.arena.seeding import pair_of, pair_seed
 
 if TYPE_CHECKING:
@@ -98,6 +98,7 @@ def play_game(
     Returns the game and, if a player failed (raised, or returned an illegal move), a message:
     that player then loses the game (the game stops there, the loser to move).
     """
+    from boardai.othello.contract_game import StateOthello
     from boardai.othello.game import Game
 
     rng = np.random.default_rng(seed)
@@ -106,7 +107,7 @@ def play_game(
         game.play(move)
     players = (black, white)
     try:
-        for _ in play_othello(game, players, epsilon=epsilon, rng=rng):
+        for _ in play(StateOthello(game), players, observe=board_of, epsilon=epsilon, rng=rng):
             pass
     except IllegalMoveError as e:
         return game, f"{_who(players, game)} played illegal {e.action!r}"

@@ -35,7 +35,7 @@ from boardai.agent import Agent, memoryless
 from boardai.arena import runner
 from boardai.arena.backends import Backend
 from boardai.arena.journal import Part
-from boardai.arena.play import IllegalMoveError, play_2048
+from boardai.arena.play import IllegalMoveError, board_of, play
 from boardai.arena.results import GameResult, Played, RunResult
 from boardai.arena.seeding import agent_seed, game_seed
 
@@ -112,6 +112,7 @@ class Solo:
             RuntimeError: the player returned an illegal move.
         """
         from boardai.g2048 import Game
+        from boardai.g2048.contract_game import State2048
 
         agent = players[0]
         agent.reseed(agent_seed(self.seed, index))
@@ -135,7 +136,7 @@ class Solo:
             )
 
         try:
-            for _ in play_2048(game, agent):
+            for _ in play(State2048(game), [agent], observe=board_of):
                 now = time.perf_counter()
                 if path is not None and now - saved >= self.save_seconds:
                     save()

@@ -78,6 +78,17 @@ class State2048:
         self.game.move(self.pending, spawn=(cell, 4 if four else 2))
         self.pending = self.after = None
 
+    def step(self, action: int) -> None:
+        """The player's ``action`` and the spawn the seed draws after it, in one
+        :meth:`Game.move` (the arena's play loop: one slide and one spawn a move, not two).
+
+        Raises:
+            ValueError: the action is illegal, or the state is at a chance node.
+        """
+        if self.pending is not None:
+            raise ValueError("a chance node: apply its outcome")
+        self.game.move(action)
+
     def is_over(self) -> bool:
         return self.pending is None and self.game.is_over()
 

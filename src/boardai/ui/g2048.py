@@ -126,13 +126,14 @@ class Session2048(Session):
 
     def step(self, spec: str) -> None:
         """Let player ``spec`` make the next move (autoplay)."""
-        from boardai.arena.play import IllegalMoveError, play_2048
+        from boardai.arena.play import IllegalMoveError, board_of, play
+        from boardai.g2048.contract_game import State2048
 
         with self.agents.use(spec) as agent:
             if self.game.is_over():
                 raise UsageError("the game is over")
             try:
-                turn = next(play_2048(self.game, agent))
+                turn = next(play(State2048(self.game), [agent], observe=board_of))
             except IllegalMoveError as e:
                 raise UsageError(f"player {spec!r}: {e}") from None
         step = self.game.steps[-1]

@@ -96,8 +96,9 @@ class SessionOthello(Session):
 
     def _reply(self) -> None:
         """Let the opponent move until it is the person's turn or the game is over."""
-        from boardai.arena.play import play_othello
+        from boardai.arena.play import board_of, play
         from boardai.othello.board import COLOR_NAMES, PASS
+        from boardai.othello.contract_game import StateOthello
 
         def check_stop() -> None:  # before each of the opponent's moves
             game = self.game
@@ -109,7 +110,7 @@ class SessionOthello(Session):
         if not self.game.is_over() and self.game.board.to_move != self.human:
             with self.agents.use(self.player) as opponent:
                 players = (None, opponent) if self.human == 0 else (opponent, None)
-                for turn in play_othello(self.game, players, ask_to_pass=False):
+                for turn in play(StateOthello(self.game), players, observe=board_of, unasked=PASS):
                     if turn.action == PASS:
                         notes.append(f"{COLOR_NAMES[1 - self.human]} passes")
                     check_stop()
@@ -132,7 +133,9 @@ class SessionOthello(Session):
     def step(self, spec: str) -> None:
         """Let player ``spec`` make the person's move (a pass when forced), then the
         opponent's reply: autoplay, or two players to watch (``spec`` against the opponent)."""
-        from boardai.arena.play import IllegalMoveError, play_othello
+        from boardai.arena.play import IllegalMoveError, board_of, play
+        from boardai.othello.board import PASS
+        from boardai.othello.contract_game import StateOthello
 
         if self.game.is_over():
             raise UsageError("the game is over")
@@ -140,7 +143,7 @@ class SessionOthello(Session):
         with self.agents.use(spec) as agent:
             players = (agent, None) if self.human == 0 else (None, agent)
             try:
-                next(play_othello(self.game, players, ask_to_pass=False))
+                next(play(StateOthello(self.game), players, observe=board_of, unasked=PASS))
             except IllegalMoveError as e:
                 raise UsageError(f"player {spec!r}: {e}") from None
         self.movers.add(spec.strip())

@@ -61,15 +61,16 @@ def register(app: App) -> None:
 
 def bench_positions(limit: int) -> list[Board]:
     """Every 25th position of games 0-3 of seed 0 played by ``expectimax:preset=fast``."""
-    from boardai.arena.play import play_2048
+    from boardai.arena.play import board_of, play
     from boardai.g2048 import Game
     from boardai.g2048.agents import make_agent
+    from boardai.g2048.contract_game import State2048
 
     agent = make_agent("expectimax:preset=fast")
     boards: list[Board] = []
     for i in range(4):
         game = Game(seed=0, index=i)
-        moves = play_2048(game, agent)
+        moves = play(State2048(game), [agent], observe=board_of)
         while not game.is_over() and len(boards) < limit:
             if game.moves % 25 == 0:
                 boards.append(game.board)

@@ -54,12 +54,13 @@ def _screen(spec: str, game: Game, note: str) -> Panel:
 
 
 def run(args: argparse.Namespace) -> int:
-    from boardai.arena.play import Turn, play_2048
+    from boardai.arena.play import Turn, board_of, play
     from boardai.cli._common import warn_if_slow
     from boardai.cli._first_use import noting_compiles, warm_up
     from boardai.cli._watch import watch
     from boardai.g2048 import ACTION_NAMES, Game
     from boardai.g2048.agents import make_agent
+    from boardai.g2048.contract_game import State2048
     from boardai.g2048.render import board_text
 
     slow = warn_if_slow("2048", [args.agent])
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         return f"{ACTION_NAMES[turn.action]:>5}   {1000 * think / game.moves:.2f} ms per move"
 
     interrupted = watch(
-        play_2048(game, agent),
+        play(State2048(game), [agent], observe=board_of),
         lambda note: _screen(args.agent, game, note),
         noted,
         args.delay,

@@ -88,7 +88,7 @@ def _evaluation(ai: Agent[Board], board: Board) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from boardai.agent import Closable
-    from boardai.arena.play import play_othello
+    from boardai.arena.play import board_of, play
     from boardai.cli._common import console, warn_if_slow
     from boardai.cli._first_use import noting_compiles, warm_up
     from boardai.errors import UsageError
@@ -96,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
     from boardai.othello.agents import make_agent
     from boardai.othello.agents.gtp_engine import start_engine
     from boardai.othello.board import COLOR_NAMES, PASS, Board, action_text
+    from boardai.othello.contract_game import StateOthello
     from boardai.othello.gtp import EngineError
 
     out = console()
@@ -112,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     out.print(f"You play {COLOR_NAMES[me]} against {args.ai}. {HELP}", markup=False)
     try:
         while not game.is_over():
-            for turn in play_othello(game, players):
+            for turn in play(StateOthello(game), players, observe=board_of):
                 out.print(f"AI plays {action_text(turn.action)}", markup=False)
             if game.is_over():
                 break

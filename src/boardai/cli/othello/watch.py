@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from boardai.agent import Closable
-    from boardai.arena.play import IllegalMoveError, Turn, play_othello
+    from boardai.arena.play import IllegalMoveError, Turn, board_of, play
     from boardai.cli._common import warn_if_slow
     from boardai.cli._first_use import noting_compiles, warm_up
     from boardai.cli._watch import watch
@@ -96,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
     from boardai.othello.agents import make_agent
     from boardai.othello.agents.gtp_engine import start_engine
     from boardai.othello.board import COLOR_NAMES, action_text
+    from boardai.othello.contract_game import StateOthello
     from boardai.othello.gtp import EngineError
 
     specs = (args.black, args.white)
@@ -127,7 +128,13 @@ def run(args: argparse.Namespace) -> int:
     failed: EngineError | IllegalMoveError | None = None
     try:
         interrupted = watch(
-            play_othello(game, players, epsilon=args.epsilon, rng=np.random.default_rng(args.seed)),
+            play(
+                StateOthello(game),
+                players,
+                observe=board_of,
+                epsilon=args.epsilon,
+                rng=np.random.default_rng(args.seed),
+            ),
             lambda line: _screen(game, line),
             noted,
             args.delay,
