@@ -115,7 +115,11 @@ ABOVE_ENGINES = re.compile(
     r"boardai\.(arena|cli|ui)(\.|$)|boardai\.(g2048|othello)\.(agents|train|env|vector_env)(\.|$)"
 )
 ABOVE_ARENA = re.compile(r"boardai\.(cli|ui)(\.|$)")
-NOT_ENGINES = ("agents", "train", "env.py", "vector_env.py")
+#: The environments; and the Gymnasium entry points above them and the players, which build
+#: an opponent from its spec (Othello's).
+ENVS = ("env.py", "vector_env.py")
+ENTRY = "env_entry.py"
+NOT_ENGINES = ("agents", "train", *ENVS, ENTRY)
 
 
 def _engine_files() -> list[Path]:
@@ -216,8 +220,8 @@ ABOVE_PLAYERS = re.compile(r"boardai\.(arena|cli|ui)(\.|$)")
 
 
 def _player_and_env_files() -> list[Path]:
-    envs = [SRC / game / name for game in ("g2048", "othello") for name in NOT_ENGINES[2:]]
-    return sorted([*_player_files(), *envs])
+    envs = [SRC / game / name for game in ("g2048", "othello") for name in ENVS]
+    return sorted([*_player_files(), *envs, SRC / "othello" / ENTRY])
 
 
 def test_there_are_envs_to_check() -> None:
@@ -232,6 +236,40 @@ def test_players_and_envs_import_no_arena_command_or_app(path: Path) -> None:
     module = _module(path)
     found = [m for m in imported_modules(path.read_text(), module) if ABOVE_PLAYERS.match(m)]
     assert found == [], f"{module} imports {found}: imports point down"
+
+
+#: The envs take their opponents as players or functions: they import no players' package
+#: (a spec is resolved one layer up, by the Gymnasium entry point, ``othello/env_entry.py``).
+PLAYERS_PACKAGE = re.compile(r"boardai\.(g2048|othello)\.agents(\.|$)")
+
+
+def _env_files() -> list[Path]:
+    envs = [SRC / game / name for game in ("g2048", "othello") for name in ENVS]
+    return sorted([*envs, SRC / "vector_base.py"])
+
+
+@pytest.mark.parametrize("path", _env_files(), ids=lambda p: p.relative_to(SRC).as_posix())
+def test_envs_import_no_players(path: Path) -> None:
+    module = _module(path)
+    found = [m for m in imported_modules(path.read_text(), module) if PLAYERS_PACKAGE.match(m)]
+    assert found == [], f"{module} imports {found}: take the opponent as a player or function"
+
+
+def test_the_players_check_sees_a_players_import_only() -> None:
+    source = (
+        "from boardai.agent import Agent\n"
+        "from boardai.othello.agents._seeded import seed_state\n"
+        "def f():\n"
+        "    from boardai.g2048.agents import make_agent\n"
+        "    import boardai.othello.agents_table\n"
+    )
+    found = imported_modules(source, "boardai.othello.env")
+    assert [m for m in found if PLAYERS_PACKAGE.match(m)] == [
+        "boardai.othello.agents._seeded",
+        "boardai.othello.agents._seeded.seed_state",
+        "boardai.g2048.agents",
+        "boardai.g2048.agents.make_agent",
+    ]
 
 
 #: Where a game's name may decide what code does: its own packages and modules, and the

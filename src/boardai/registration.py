@@ -13,8 +13,8 @@ ENVS: dict[str, tuple[str, str | None]] = {
         "boardai.g2048.vector_env:Game2048VectorEnv",
     ),
     "boardai/Othello-v0": (
-        "boardai.othello.env:OthelloEnv",
-        "boardai.othello.vector_env:make_vector_env",
+        "boardai.othello.env_entry:make_env",
+        "boardai.othello.env_entry:make_vector_env",
     ),
 }
 

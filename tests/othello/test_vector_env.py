@@ -15,8 +15,15 @@ from hypothesis import strategies as st
 
 import boardai  # noqa: F401
 from boardai.othello.board import PASS
-from boardai.othello.env import OthelloEnv
+from boardai.othello.env_entry import compiled_opponent, make_env
 from boardai.othello.vector_env import OthelloVectorEnv
+
+
+def native(num_envs: Any, spec: str = "wpc", **options: Any) -> OthelloVectorEnv:
+    """The native env against ``spec``, compiled as ``make_vec`` compiles it."""
+    opponent = compiled_opponent(spec)
+    assert opponent is not None
+    return OthelloVectorEnv(num_envs, opponent, **options)
 
 
 def _assert_same(a: tuple[Any, ...], b: tuple[Any, ...]) -> None:
@@ -42,9 +49,9 @@ def test_the_native_env_steps_as_sync_vector_env_over_the_single_env(
     opponent: str, color: str, seed: int, moves: int
 ) -> None:
     n = 3
-    native = OthelloVectorEnv(n, opponent, color=color)
-    sync = gym.vector.SyncVectorEnv([lambda: OthelloEnv(opponent, color=color)] * n)
-    got, want = native.reset(seed=seed), sync.reset(seed=seed)
+    native_env = native(n, opponent, color=color)
+    sync = gym.vector.SyncVectorEnv([lambda: make_env(opponent, color=color)] * n)
+    got, want = native_env.reset(seed=seed), sync.reset(seed=seed)
     _assert_same(got, want)
     rng = np.random.default_rng(moves)
     ended = illegal = 0
@@ -55,13 +62,13 @@ def test_the_native_env_steps_as_sync_vector_env_over_the_single_env(
              else rng.integers(-1, 70)  # an ended board (its action ignored), or illegal
              for m in mask]
         )  # fmt: skip
-        got, want = native.step(actions), sync.step(actions)
+        got, want = native_env.step(actions), sync.step(actions)
         _assert_same(got, want)
         lost = got[-1].get("illegal", np.zeros(n, bool))
         ended += int((got[2] & ~lost).sum())
         illegal += int(lost.sum())
     assert ended >= 1 and illegal >= 1  # games played out, and lost by illegal moves
-    more = native.reset()  # unseeded: each board's stream goes on, as a single env's does
+    more = native_env.reset()  # unseeded: each board's stream goes on, as a single env's does
     _assert_same(more, sync.reset())
 
 
@@ -82,7 +89,7 @@ def test_make_vec_gives_the_native_env_for_compiled_opponents_and_sync_for_the_r
 
 
 def test_illegal_actions_raise_naming_the_board_and_change_nothing() -> None:
-    envs = OthelloVectorEnv(3, "random", illegal="raise")
+    envs = native(3, "random", illegal="raise")
     _, info = envs.reset(seed=5)
     before = [str(b) for b in envs.boards()]
     actions = info["action_mask"].argmax(axis=1)
@@ -99,46 +106,46 @@ def test_illegal_actions_raise_naming_the_board_and_change_nothing() -> None:
 
 def test_bad_options_and_calls_are_clear_errors() -> None:
     with pytest.raises(TypeError, match="num_envs must be an integer"):
-        OthelloVectorEnv(2.0)  # type: ignore[arg-type]
+        native(2.0)
     with pytest.raises(ValueError, match="num_envs must be >= 1"):
-        OthelloVectorEnv(0)
-    with pytest.raises(ValueError, match="plays random, greedy, wpc, ntuple"):
-        OthelloVectorEnv(2, "alphabeta")
-    with pytest.raises(ValueError, match="not 'ntuple:depth=2'"):  # a search
-        OthelloVectorEnv(2, "ntuple:depth=2")
+        native(0)
+    assert compiled_opponent("alphabeta") is None
+    assert compiled_opponent("ntuple:depth=2") is None  # a search
+    with pytest.raises(TypeError, match="must be a CompiledOpponent, got 'alphabeta'"):
+        OthelloVectorEnv(2, "alphabeta")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="color"):
-        OthelloVectorEnv(2, color="red")
+        native(2, color="red")
     with pytest.raises(ValueError, match="illegal"):
-        OthelloVectorEnv(2, illegal="ignore")
+        native(2, illegal="ignore")
     with pytest.raises(ValueError, match="render_mode"):
-        OthelloVectorEnv(2, render_mode="human")
-    envs = OthelloVectorEnv(2)
+        native(2, render_mode="human")
+    envs = native(2)
     with pytest.raises(ValueError, match="before reset"):
         envs.step([0, 0])
     with pytest.raises(ValueError, match="3 seeds for 2 envs"):
         envs.reset(seed=[1, 2, 3])
     obs, _ = envs.reset(seed=[7, 9])  # a seed a board, as SyncVectorEnv takes them
-    single, _ = OthelloEnv().reset(seed=9)
+    single, _ = make_env().reset(seed=9)
     np.testing.assert_array_equal(obs[1], single)
 
 
 def test_renders_every_board() -> None:
-    text = OthelloVectorEnv(2, render_mode="ansi")
+    text = native(2, render_mode="ansi")
     text.reset(seed=0)
     frames = text.render()
     assert frames is not None and len(frames) == 2 and all("X" in f for f in frames)
-    pictures = OthelloVectorEnv(2, render_mode="rgb_array")
+    pictures = native(2, render_mode="rgb_array")
     pictures.reset(seed=0)
     images = pictures.render()
     assert images is not None and images[0].ndim == 3 and images[0].dtype == np.uint8
-    silent = OthelloVectorEnv(2)
+    silent = native(2)
     silent.reset(seed=0)
     with pytest.warns(UserWarning, match="render_mode"):
         assert silent.render() is None
 
 
 def test_gymnasium_s_vector_wrappers_take_it() -> None:
-    envs = gym.wrappers.vector.RecordEpisodeStatistics(OthelloVectorEnv(8, "random"))
+    envs = gym.wrappers.vector.RecordEpisodeStatistics(native(8, "random"))
     _, info = envs.reset(seed=1)
     finished = 0
     for _ in range(200):

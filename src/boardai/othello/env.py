@@ -1,6 +1,8 @@
 """Othello environments: a PettingZoo AEC env for two learners (:func:`env`, ``othello_v0``)
-and a Gymnasium single-agent env that plays against a boardai player
-(``gymnasium.make("boardai/Othello-v0", opponent="wpc")``).
+and a Gymnasium single-agent env that plays against an opponent given as a player (an
+:class:`~boardai.agent.Agent`) or a function ``Board -> action``. A player named by its spec
+(``gymnasium.make("boardai/Othello-v0", opponent="wpc")``) is built one layer up, by the
+entry point (:mod:`boardai.othello.env_entry`): the envs import no players.
 
 >>> import gymnasium as gym
 >>> import boardai
@@ -12,18 +14,23 @@ and a Gymnasium single-agent env that plays against a boardai player
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from boardai.agent import Agent
+from boardai.agent import Agent, Closable
 from boardai.othello.board import BLACK, COLOR_NAMES, N_ACTIONS, WHITE, Board
 from boardai.othello.observations import OBS_SHAPE, observe
 from boardai.registration import check_render_mode, warn_no_render_mode
 
-__all__ = ["OBS_SHAPE", "OthelloEnv", "env", "observe", "raw_env"]
+__all__ = ["OBS_SHAPE", "Opponent", "OthelloEnv", "env", "observe", "raw_env"]
+
+#: What the single env plays against: a player (reseeded and reset at every episode, closed
+#: with the env) or a plain function of the board.
+Opponent = Agent[Board] | Callable[[Board], int]
 
 
 #: ``ansi``: the board as text; ``rgb_array``: a picture (the legal moves of the side to move
@@ -61,7 +68,7 @@ class OthelloEnv(gym.Env[np.ndarray, np.int64]):
 
     ## Description
     Othello (Reversi) on 8x8, black first, standard start. The learner plays one colour; the
-    opponent (any boardai player spec) replies inside :meth:`step`.
+    opponent (a player or a function of the board) replies inside :meth:`step`.
 
     ## Action Space
     ``Discrete(65)``: square ``8*row + column`` (a1 = 0 top left), 64 = pass (legal only when
@@ -79,7 +86,9 @@ class OthelloEnv(gym.Env[np.ndarray, np.int64]):
     Terminated when neither side can move (or on an illegal action); never truncated.
 
     ## Arguments
-    - ``opponent``: the opponent's player spec (default ``"wpc"``).
+    - ``opponent``: a player (:class:`~boardai.agent.Agent`, reseeded from the env's seed and
+      reset at every episode) or a function ``Board -> action``; through ``gymnasium.make``,
+      a player spec (default ``"wpc"``).
     - ``color``: ``"black"``, ``"white"`` or ``"random"`` (per episode) for the learner.
     - ``illegal``: ``"lose"`` or ``"raise"`` (ValueError naming the move).
     - ``render_mode``: ``"ansi"`` (the board as text) or ``"rgb_array"`` (a picture, the legal
@@ -93,16 +102,18 @@ class OthelloEnv(gym.Env[np.ndarray, np.int64]):
 
     def __init__(
         self,
-        opponent: str = "wpc",
+        opponent: Opponent | None = None,
         color: str = "black",
         illegal: str = "lose",
         render_mode: str | None = None,
     ) -> None:
-        from boardai.othello.agents import check_spec
-
-        check_spec(opponent)
         check_options(color, illegal, render_mode)
-        self.opponent_spec = opponent
+        if not (isinstance(opponent, Agent) or callable(opponent)):
+            raise TypeError(
+                f"opponent must be a player or a function Board -> action, got {opponent!r}"
+                ' (gymnasium.make("boardai/Othello-v0", opponent=spec) builds one from a spec)'
+            )
+        self.opponent = opponent
         self.color_option = color
         self.illegal = illegal
         self.render_mode = render_mode
@@ -110,13 +121,13 @@ class OthelloEnv(gym.Env[np.ndarray, np.int64]):
         self.observation_space = _obs_space()
         self.board = Board.initial()
         self.color = BLACK
-        self._opponent: Agent[Board] | None = None
+        self._act: Callable[[Board], int] = (
+            opponent.act if isinstance(opponent, Agent) else opponent
+        )
 
     def _reply(self) -> None:
-        opponent = self._opponent
-        assert opponent is not None, "reset() builds the opponent"
         while not self.board.is_terminal() and self.board.to_move != self.color:
-            self.board = self.board.play(opponent.act(self.board))
+            self.board = self.board.play(self._act(self.board))
 
     def _info(self, **extra: Any) -> dict[str, Any]:
         return {"action_mask": self.board.action_mask(), "color": COLOR_NAMES[self.color], **extra}
@@ -125,14 +136,11 @@ class OthelloEnv(gym.Env[np.ndarray, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
-        from boardai.othello.agents import make_agent
-
-        opp_seed = int(self.np_random.integers(2**63))
-        if self._opponent is None or seed is not None:
-            self.close()  # the old one's engine process, if any, is not left running
-            self._opponent = make_agent(self.opponent_spec, opp_seed)
-        self._opponent.reseed(opp_seed)
-        self._opponent.reset()
+        opp_seed = int(self.np_random.integers(2**63))  # drawn for a function too: same colours
+        if isinstance(self.opponent, Agent):
+            # a player reseeded plays as one just built with that seed (boardai.agent)
+            self.opponent.reseed(opp_seed)
+            self.opponent.reset()
         if self.color_option == "random":
             self.color = int(self.np_random.integers(2))
         else:
@@ -165,12 +173,10 @@ class OthelloEnv(gym.Env[np.ndarray, np.int64]):
         return _render(self.board, self.render_mode, "boardai/Othello-v0")
 
     def close(self) -> None:
-        """Let go of the opponent (a ``gtp`` one's engine process); a reset builds it again."""
-        from boardai.agent import Closable
-
-        if isinstance(self._opponent, Closable):
-            self._opponent.close()
-        self._opponent = None
+        """Let go of the opponent's resources (a ``gtp`` player's engine process: its next
+        move starts it again)."""
+        if isinstance(self.opponent, Closable):
+            self.opponent.close()
 
 
 # -- PettingZoo ------------------------------------------------------------------------------

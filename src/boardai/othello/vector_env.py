@@ -7,7 +7,8 @@ replies included (no Python loop per board). Board i seeded with
 ``s + i`` and stepped with the same actions, and the batch returns what Gymnasium's
 ``SyncVectorEnv`` over those envs returns (observations, rewards, ends, infos: a test steps
 both side by side). Other opponents (searches, DQN, GTP engines) get that ``SyncVectorEnv``
-(:func:`make_vector_env`), as ``make_vec`` gave before.
+from ``make_vec`` (:func:`boardai.othello.env_entry.make_vector_env`). The env takes its
+opponent compiled (:class:`CompiledOpponent`); the entry point builds it from a player.
 
 It follows Gymnasium 1.x's next-step autoreset: the step that ends an episode returns its
 last observation; the next step resets that board (ignoring its action) and returns the start
@@ -26,9 +27,10 @@ observation with reward 0.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
@@ -37,9 +39,8 @@ from gymnasium.vector.utils import batch_space
 from boardai._jit import njit
 from boardai.othello import evaluation as E
 from boardai.othello import kernels as K
-from boardai.othello.agents._seeded import seed_state
 from boardai.othello.board import BLACK, COLOR_NAMES, N_ACTIONS, PASS, WHITE, Board
-from boardai.othello.env import RENDER_MODES, OthelloEnv, _obs_space, check_options
+from boardai.othello.env import RENDER_MODES, _obs_space, check_options
 from boardai.othello.ntuple import greedy_action
 from boardai.registration import board_seeds, check_num_envs
 from boardai.vector_base import BoardVectorEnv
@@ -54,30 +55,22 @@ RANDOM, NTUPLE = -1, -2
 Opponent = tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
-def compiled_opponent(spec: str) -> Opponent | None:
-    """The kernel that plays ``spec`` in this env, or None when it has none here (a search, a
-    DQN, a GTP engine: nothing is built for those).
+@dataclass(frozen=True)
+class CompiledOpponent:
+    """An opponent this env plays in compiled code: the kernel of a ``random``, ``greedy``,
+    ``wpc`` or 1-ply ``ntuple`` player, built from the player one layer up
+    (:func:`boardai.othello.env_entry.compiled_opponent`: the envs import no players).
 
-    Raises:
-        UsageError: a bad spec.
+    Attributes:
+        name: the player's spec (in messages).
+        kernel: its kind and data (:data:`Opponent`).
+        seed_state: ``seed -> rng state``: the player's own seeding rule, so that a board
+            seeded like a single env draws as that env's player does.
     """
-    if spec.split(":", 1)[0].strip() not in COMPILED_OPPONENTS:
-        return None
-    from boardai.othello.agents import make_agent
-    from boardai.othello.agents.ntuple import NTupleAgent
-    from boardai.othello.agents.one_ply import OnePlyAgent
-    from boardai.othello.agents.random_agent import RandomAgent
 
-    agent = make_agent(spec, 0)
-    none = (np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int64), np.zeros(1, np.float32))
-    if isinstance(agent, RandomAgent):
-        return (RANDOM, E.WPC_WEIGHTS, *none)
-    if isinstance(agent, OnePlyAgent):
-        return (agent.kind, E.WPC_WEIGHTS, *none)
-    if isinstance(agent, NTupleAgent):
-        squares, offsets, weights = agent.network.data()
-        return (NTUPLE, E.WPC_WEIGHTS, squares, offsets, weights)
-    return None  # ntuple with depth > 1: an alpha-beta search
+    name: str
+    kernel: Opponent
+    seed_state: Callable[[int], np.uint64]
 
 
 _ONE = np.uint64(1)
@@ -208,22 +201,6 @@ def _step_all(
         pending[i] = done
 
 
-def make_vector_env(
-    num_envs: int = 1, opponent: str = "wpc", **kwargs: Any
-) -> gym.vector.VectorEnv:
-    """The vector entry point of ``boardai/Othello-v0``: :class:`OthelloVectorEnv` against a
-    compiled opponent (:func:`compiled_opponent`), else Gymnasium's ``SyncVectorEnv`` of
-    :class:`OthelloEnv` (what ``make_vec`` made before this env existed)."""
-    if compiled_opponent(opponent) is not None:
-        return OthelloVectorEnv(num_envs, opponent, **kwargs)
-    from boardai.othello.agents import check_spec
-
-    check_spec(opponent)  # a bad spec fails here, not once per board
-    return gym.vector.SyncVectorEnv(
-        [lambda: OthelloEnv(opponent, **kwargs) for _ in range(num_envs)]
-    )
-
-
 class OthelloVectorEnv(BoardVectorEnv):
     """N boards of :class:`~boardai.othello.env.OthelloEnv` against ``random``, ``greedy``,
     ``wpc`` or a 1-ply ``ntuple`` (any model), stepped in one compiled call.
@@ -243,22 +220,21 @@ class OthelloVectorEnv(BoardVectorEnv):
 
     def __init__(
         self,
-        num_envs: int = 1,
-        opponent: str = "wpc",
+        num_envs: int,
+        opponent: CompiledOpponent,
         color: str = "black",
         illegal: str = "lose",
         render_mode: str | None = None,
     ) -> None:
         check_num_envs(num_envs)
         check_options(color, illegal, render_mode)
-        opp = compiled_opponent(opponent)
-        if opp is None:
-            raise ValueError(
-                f"the native vector env plays {', '.join(COMPILED_OPPONENTS)} (1-ply), not"
-                f" {opponent!r} (gymnasium.make_vec gives a SyncVectorEnv for the others)"
+        if not isinstance(opponent, CompiledOpponent):
+            raise TypeError(
+                f"opponent must be a CompiledOpponent, got {opponent!r}"
+                " (boardai.othello.env_entry.compiled_opponent builds one from a player)"
             )
         self.num_envs = num_envs
-        self.opponent_spec = opponent
+        self.opponent = opponent
         self.color_option = color
         self.illegal = illegal
         self.render_mode = render_mode
@@ -266,7 +242,8 @@ class OthelloVectorEnv(BoardVectorEnv):
         self.single_action_space = spaces.Discrete(N_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self._opp = (np.int64(opp[0]), *opp[1:])
+        kernel = opponent.kernel
+        self._opp = (np.int64(kernel[0]), *kernel[1:])
         n = num_envs
         self._allocate(self.single_observation_space.shape, N_ACTIONS)
         self._boards = np.zeros((n, 4), np.uint64)  # mover, opponent, side to move, learner
@@ -298,7 +275,7 @@ class OthelloVectorEnv(BoardVectorEnv):
         learner's colour when it is drawn."""
         for i in boards:
             gen = self._gens[i]
-            self._rng[i] = seed_state(int(gen.integers(2**63)))
+            self._rng[i] = self.opponent.seed_state(int(gen.integers(2**63)))
             if self.color_option == "random":
                 self._boards[i, 3] = int(gen.integers(2))
             else:
