@@ -166,3 +166,20 @@ def test_play_on_a_terminal_draws_the_coloured_board() -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_train_dqn_resume_goes_on_with_the_runs_own_preset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from boardai.othello.qnet import load_checkpoint
+
+    model = tmp_path / "strong.pt"
+    args = ["othello", "train", "dqn", "--out", str(model), "--eval-every", "100"]
+    small = ["--parallel", "2", "--hidden", "16", "--layers", "1", "--batch", "8", "--start", "8"]
+    assert main([*args, "--preset", "strong", *small, "--games", "2"]) == 0
+    assert main([*args, "--resume", "--games", "4"]) == 0  # no --preset: the run's own
+    _, config, _ = load_checkpoint(model)
+    assert (config["preset"], config["hidden"], config["games"]) == ("strong", 16, 4)
+    capsys.readouterr()
+    assert main([*args, "--resume", "--preset", "fc64", "--games", "6"]) == 2
+    assert "the run in" in capsys.readouterr().err

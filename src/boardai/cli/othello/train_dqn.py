@@ -35,9 +35,10 @@ def register(app: App) -> None:
         "--preset",
         type=_preset,
         choices=["fc64", "strong"],
-        default="fc64",
-        help="fc64 (one hidden layer of 64 units on the board, RMSProp, one game at a time) or "
-        "strong (an MLP of 2 x 512 over three input planes, 64 games at once)",
+        default=None,
+        help="fc64 (one hidden layer of 64 units on the board, RMSProp, one game at a time; "
+        "the default) or strong (an MLP of 2 x 512 over three input planes, 64 games at "
+        "once); --resume goes on with the run's own",
     )
     deferred(p, _dqn_flags)
     p.add_argument("--resume", action="store_true", help="continue the run saved in --out")
@@ -93,9 +94,25 @@ def run(args: argparse.Namespace) -> int:
 
     require("torch")  # before the progress bar (the network is built under it)
 
+    saved: dict[str, object] = {}
+    if args.resume and Path(args.out).exists():  # the run's own settings, the flags over them
+        from dataclasses import fields
+
+        from boardai.othello.qnet import load_checkpoint
+        from boardai.othello.train.dqn import DQNConfig
+
+        _, run, _ = load_checkpoint(args.out)
+        saved = {f.name: run[f.name] for f in fields(DQNConfig) if f.name in run}
+        if args.preset is not None and args.preset != saved.get("preset", args.preset):
+            raise UsageError(
+                f"--preset {args.preset}: the run in {args.out} is preset {saved['preset']} "
+                "(leave --preset out to go on with it)"
+            )
+    preset = args.preset or str(saved.get("preset", "fc64"))
+    args.preset = preset
     try:
-        config = preset_config(args.preset, **given(args, args.config_flags))
-    except ValueError as e:
+        config = preset_config(preset, **{**saved, **given(args, args.config_flags)})
+    except (TypeError, ValueError) as e:
         raise UsageError(str(e)) from None
     if not args.resume:  # the run, its best checkpoint beside it, and its log
         refuse_to_overwrite(args.out, "--out", force=args.force)
