@@ -54,10 +54,9 @@ def compiled_opponent(opponent: str | Opponent) -> CompiledOpponent | None:
     Raises:
         UsageError: a bad spec.
     """
-    from boardai.othello.agents._seeded import seed_state
-
     if isinstance(opponent, str) and opponent.split(":", 1)[0].strip() not in COMPILED_OPPONENTS:
         return None  # nothing is built for the others
+    from boardai.othello.agents._seeded import seed_state
     from boardai.othello.agents.ntuple import NTupleAgent
     from boardai.othello.agents.one_ply import OnePlyAgent
     from boardai.othello.agents.random_agent import RandomAgent
@@ -81,7 +80,8 @@ def make_vector_env(
 ) -> gym.vector.VectorEnv:
     """The vector entry point of ``boardai/Othello-v0``: :class:`OthelloVectorEnv` against a
     compiled opponent (:func:`compiled_opponent`), else Gymnasium's ``SyncVectorEnv`` of
-    :class:`OthelloEnv`, each env with its own player built from the spec."""
+    :class:`OthelloEnv`, each env with its own player built from the spec (a player or a
+    function given as an object is shared by the envs)."""
     compiled = compiled_opponent(opponent)
     if compiled is not None:
         return OthelloVectorEnv(num_envs, compiled, **kwargs)
