@@ -55,6 +55,18 @@ def test_depth_0_is_the_static_evaluation(tmp_path: Path) -> None:
         assert row["move"] in [action_text(a) for a in board.legal_actions()]
 
 
+def test_a_game_the_search_sees_end_is_worth_its_discs(tmp_path: Path) -> None:
+    # X takes O's one disc at c1 and the game is over: all 64 squares are X's (the empty ones
+    # go to the winner), seen by a 2-ply search without the endgame solver
+    positions = tmp_path / "wipeout.obf"
+    positions.write_text("XO" + "-" * 62 + " X\n")
+    out = tmp_path / "w.json"
+    spec = "alphabeta:depth=2,endgame=0"
+    assert main(["othello", "analyze", str(positions), "--agent", spec, "--json", str(out)]) == 0
+    (row,) = json.loads(out.read_text())["positions"]
+    assert (row["move"], row["value"], row["unit"]) == ("c1", 64.0, "discs")
+
+
 def test_players_without_a_search(tmp_path: Path) -> None:
     for spec, unit in (("ntuple", "eval"), ("random", None)):
         for row in _analyze(tmp_path, spec):

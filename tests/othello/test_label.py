@@ -11,6 +11,7 @@ import pytest
 from boardai.cli import main
 from boardai.othello.agents import make_agent
 from boardai.othello.board import BLACK, Board
+from boardai.othello.search import value_in_discs
 from boardai.othello.train import label as L
 from boardai.othello.train.fit import read_positions, write_positions
 
@@ -45,16 +46,16 @@ def test_labels_are_the_search_values_of_the_band_and_the_results_elsewhere(game
             agent.reset()
             last = data.game[row]
         board = Board.from_mover(int(data.mover[row]), int(data.opponent[row]), BLACK)
-        assert got.label[row] == np.float32(L.discs(agent.analyse(board).value))
+        assert got.label[row] == np.float32(value_in_discs(agent.analyse(board).value))
 
 
 def test_a_finished_game_found_by_the_search_is_worth_its_discs() -> None:
     from boardai.othello.search import WIN_VALUE, terminal_value
 
-    assert L.discs(terminal_value(np.uint64(0xFF), np.uint64(0))) == 64.0
+    assert value_in_discs(terminal_value(np.uint64(0xFF), np.uint64(0))) == 64.0
     # the empty squares go to the winner
-    assert L.discs(terminal_value(np.uint64(0x1), np.uint64(0x6))) == -62.0
-    assert L.discs(12.5) == 12.5 and L.discs(-WIN_VALUE / 4) == -WIN_VALUE / 4
+    assert value_in_discs(terminal_value(np.uint64(0x1), np.uint64(0x6))) == -62.0
+    assert value_in_discs(12.5) == 12.5 and value_in_discs(-WIN_VALUE / 4) == -WIN_VALUE / 4
 
 
 def test_mix_weighs_the_search_against_the_result(games: Path) -> None:

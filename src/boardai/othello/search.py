@@ -78,6 +78,16 @@ _SHALLOW_FROM, _SHALLOW_STEP = 8, 3
 _EVAL_SORT_FROM = 5
 
 
+def value_in_discs(value: float) -> float:
+    """A search value with a finished game's ``±WIN_VALUE`` taken off (:func:`terminal_value`):
+    the disc difference of a game the search saw end, else the value as it is."""
+    if value >= WIN_VALUE / 2:
+        return value - WIN_VALUE
+    if value <= -WIN_VALUE / 2:
+        return value + WIN_VALUE
+    return value
+
+
 @njit
 def terminal_value(P: np.uint64, O: np.uint64) -> float:
     """Search value of a finished game: ``±WIN_VALUE`` plus the disc difference (0 a draw)."""

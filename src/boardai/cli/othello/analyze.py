@@ -52,11 +52,14 @@ def analysis(agent: Any, board: Any) -> dict[str, Any]:
     from boardai.othello.board import action_text
 
     if hasattr(agent, "analyse"):
+        from boardai.othello.search import value_in_discs
+
         found = agent.analyse(board)
+        value = value_in_discs(found.value)  # a finished game the search saw: its discs
         return {
             "move": action_text(found.action),
-            "value": found.value,
-            "unit": "discs" if found.exact else "eval",
+            "value": value,
+            "unit": "discs" if found.exact or value != found.value else "eval",
             "depth": found.depth,
             "nodes": found.nodes,
         }

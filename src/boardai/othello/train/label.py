@@ -42,19 +42,6 @@ def _agent(spec: str) -> Any:
     return make_agent(spec)
 
 
-def discs(value: float) -> float:
-    """A search value in discs: a finished game found by the search is worth ``±WIN_VALUE``
-    plus its disc difference (:func:`boardai.othello.search.terminal_value`); that offset
-    goes."""
-    from boardai.othello.search import WIN_VALUE
-
-    if value >= WIN_VALUE / 2:
-        return value - WIN_VALUE
-    if value <= -WIN_VALUE / 2:
-        return value + WIN_VALUE
-    return value
-
-
 def game_starts(game: np.ndarray) -> np.ndarray:
     """int64[games + 1]: where each game's run of rows starts (rows of a game are together,
     as :func:`~boardai.othello.train.fit.read_positions` gives them), and the end."""
@@ -69,6 +56,7 @@ def _label_games(
 ) -> tuple[list[np.ndarray], float]:
     """The search values (float64, NaN outside ``lo..hi`` empties) of the rows of ``games``."""
     from boardai.othello.board import BLACK, Board
+    from boardai.othello.search import value_in_discs
 
     start = time.perf_counter()
     data, agent = _data(paths), _agent(spec)
@@ -82,7 +70,7 @@ def _label_games(
         for k, row in enumerate(rows):
             if lo <= int(data.empties[row]) <= hi:
                 board = Board.from_mover(int(data.mover[row]), int(data.opponent[row]), BLACK)
-                values[k] = discs(agent.analyse(board).value)
+                values[k] = value_in_discs(agent.analyse(board).value)
         out.append(values)
     return out, time.perf_counter() - start
 
