@@ -6,7 +6,7 @@ beta (or falls below alpha) by ``t`` standard deviations, the node is cut withou
 search. ``a``, ``b`` and ``sigma`` come from a regression of the ``d``-ply value on the
 ``d'``-ply value over positions from self-play games, per evaluator and per game stage (disc
 count), as Logistello does: ``benchmarks/othello_mpc_fit.py`` fits them and prints the table
-below (docs/journal/benchmarks-journal.md, session 13: "Multi-prob-cut").
+below (docs/journal/benchmarks-journal.md, "multi-prob-cut").
 
 The table is kept here, in code, and not in a model file: the fit belongs to an evaluator
 and its scale (the network's value times 100), it is a few dozen numbers that a reviewer can
@@ -30,7 +30,7 @@ TRIES = 1
 
 #: The players' threshold (``mpc=`` of ``alphabeta`` and ``ntuple``) unless given, by
 #: evaluator; others: 0, off. None is on: at equal time per move
-#: (docs/journal/benchmarks-journal.md, session 13) the shipped network with t = 1.5 scored
+#: (docs/journal/benchmarks-journal.md, "multi-prob-cut") the shipped network with t = 1.5 scored
 #: 0.528 ± 0.025 against itself without prob-cut at 0.2 s a move (400 games), WPC 0.480 ± 0.035
 #: at 0.05 s: no gain shown.
 DEFAULTS: dict[str, float] = {}

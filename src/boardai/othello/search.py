@@ -73,7 +73,7 @@ _MAX_MOVES = 34  # an Othello position has at most 33 legal moves
 # child (1 ply, one more for every _SHALLOW_STEP more plies), from _EVAL_SORT_FROM the child's
 # static value, from 2 the replies it leaves the opponent. Chosen by the evaluations and nodes
 # to a fixed depth of benchmarks/othello_midgame.py (docs/journal/benchmarks-journal.md,
-# session 12).
+# "midgame search").
 _SHALLOW_FROM, _SHALLOW_STEP = 8, 3
 _EVAL_SORT_FROM = 5
 
@@ -550,7 +550,7 @@ def endgame_empties(seconds: float) -> int:
 
     On self-play positions of the shipped n-tuple network (8 games, one thread of a loaded
     2-core box) a solve took a median of 0.15 s at 18 empties and about 2.6 times longer for
-    each empty more (docs/journal/benchmarks-journal.md, session 12).
+    each empty more (docs/journal/benchmarks-journal.md, "midgame search").
     """
     if seconds <= 0:
         return 0
