@@ -91,7 +91,7 @@ def test_the_command_writes_a_positions_file_the_fitter_reads(games: Path, tmp_p
         (["--agent", "random"], "no search value"),
         (["--agent", "alphabeta:depth=x"], "depth"),
         (["--agent", LABELLER, "--empties", "40-20"], "not LO-HI"),
-        (["--agent", LABELLER, "--mix", "2"], "must be in [0, 1]"),
+        (["--agent", LABELLER, "--mix", "2"], "not in [0, 1]"),
     ],
 )
 def test_mistakes_are_one_line(

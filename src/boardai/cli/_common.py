@@ -123,6 +123,22 @@ def positive_float(text: str) -> float:
     return value
 
 
+def int_band(text: str, top: int) -> tuple[int, int]:
+    """argparse helper: ``LO-HI`` (or ``K``, for K-K) with 0 <= LO <= HI <= ``top``.
+
+    >>> int_band("8-30", 60), int_band("12", 60)
+    ((8, 30), (12, 12))
+    """
+    lo, sep, hi = text.strip().partition("-")
+    try:
+        band = (int(lo), int(hi) if sep else int(lo))
+    except ValueError:
+        band = None
+    if band is None or not 0 <= band[0] <= band[1] <= top:
+        raise argparse.ArgumentTypeError(f"not LO-HI with 0 <= LO <= HI <= {top}: {text!r}")
+    return band
+
+
 def probability(text: str) -> float:
     """argparse type: a float in [0, 1]."""
     value = _number(text)

@@ -7,7 +7,14 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from boardai.cli._common import force_option, json_option, output_option, workers_option
+from boardai.cli._common import (
+    force_option,
+    int_band,
+    json_option,
+    output_option,
+    probability,
+    workers_option,
+)
 
 if TYPE_CHECKING:
     from boardai.cli import App
@@ -19,23 +26,7 @@ def empties_range(text: str) -> tuple[int, int]:
     >>> empties_range("17-60"), empties_range("20")
     ((17, 60), (20, 20))
     """
-    lo, sep, hi = text.strip().partition("-")
-    try:
-        band = (int(lo), int(hi) if sep else int(lo))
-    except ValueError:
-        band = None
-    if band is None or not 0 <= band[0] <= band[1] <= 60:
-        raise argparse.ArgumentTypeError(f"not LO-HI with 0 <= LO <= HI <= 60: {text!r}")
-    return band
-
-
-def _mix(text: str) -> float:
-    from boardai.cli._common import finite_float
-
-    x = finite_float(text)
-    if not 0 <= x <= 1:
-        raise argparse.ArgumentTypeError(f"must be in [0, 1], got {text}")
-    return x
+    return int_band(text, 60)
 
 
 def register(app: App) -> None:
@@ -73,7 +64,7 @@ def register(app: App) -> None:
     )
     p.add_argument(
         "--mix",
-        type=_mix,
+        type=probability,
         default=1.0,
         help="weight of the search's value against the game's result (default 1)",
     )

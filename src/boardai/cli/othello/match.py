@@ -55,17 +55,9 @@ def random_plies_range(text: str) -> tuple[int, int]:
     ((8, 30), (12, 12))
     """
     from boardai.arena.match import MAX_RANDOM_PLIES
+    from boardai.cli._common import int_band
 
-    lo, sep, hi = text.strip().partition("-")
-    try:
-        plies = (int(lo), int(hi) if sep else int(lo))
-    except ValueError:
-        plies = None
-    if plies is None or not 0 <= plies[0] <= plies[1] <= MAX_RANDOM_PLIES:
-        raise argparse.ArgumentTypeError(
-            f"not LO-HI with 0 <= LO <= HI <= {MAX_RANDOM_PLIES}: {text!r}"
-        )
-    return plies
+    return int_band(text, MAX_RANDOM_PLIES)
 
 
 def register(app: App) -> None:
