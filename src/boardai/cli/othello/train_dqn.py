@@ -90,30 +90,19 @@ def run(args: argparse.Namespace) -> int:
     from boardai.cli._flags import given
     from boardai.errors import UsageError
     from boardai.learn.run import Progress
-    from boardai.othello.train.dqn import preset_config, train
+    from boardai.othello.train.dqn import preset_config, resumed_config, train
 
     require("torch")  # before the progress bar (the network is built under it)
 
-    saved: dict[str, object] = {}
-    if args.resume and Path(args.out).exists():  # the run's own settings, the flags over them
-        from dataclasses import fields
-
-        from boardai.othello.qnet import load_checkpoint
-        from boardai.othello.train.dqn import DQNConfig
-
-        _, run, _ = load_checkpoint(args.out)
-        saved = {f.name: run[f.name] for f in fields(DQNConfig) if f.name in run}
-        if args.preset is not None and args.preset != saved.get("preset", args.preset):
-            raise UsageError(
-                f"--preset {args.preset}: the run in {args.out} is preset {saved['preset']} "
-                "(leave --preset out to go on with it)"
-            )
-    preset = args.preset or str(saved.get("preset", "fc64"))
-    args.preset = preset
+    flags = given(args, args.config_flags)
     try:
-        config = preset_config(preset, **{**saved, **given(args, args.config_flags)})
+        if args.resume and Path(args.out).exists():  # the run's own settings, the flags over them
+            config = resumed_config(args.out, args.preset, **flags)
+        else:
+            config = preset_config(args.preset or "fc64", **flags)
     except (TypeError, ValueError) as e:
         raise UsageError(str(e)) from None
+    args.preset = config.preset
     if not args.resume:  # the run, its best checkpoint beside it, and its log
         refuse_to_overwrite(args.out, "--out", force=args.force)
         best = Path(args.out).with_suffix(".best.pt")

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -191,6 +191,25 @@ def preset_config(name: str, **overrides: Any) -> DQNConfig:
     values = {**PRESETS[name], "preset": name}
     values.update({k: v for k, v in overrides.items() if v is not None})
     return DQNConfig(**values)
+
+
+def resumed_config(path: str | Path, preset: str | None = None, **overrides: Any) -> DQNConfig:
+    """The config of the run saved in checkpoint ``path`` (its preset and every setting it
+    saved) with ``overrides`` over it (None values are ignored).
+
+    Raises:
+        ValueError: ``preset`` is not the run's, or the checkpoint is damaged.
+    """
+    _, run, _ = load_checkpoint(path)
+    saved = {f.name: run[f.name] for f in fields(DQNConfig) if f.name in run}
+    own = str(saved.pop("preset", preset or "fc64"))
+    own = PRESET_ALIASES.get(own, own)
+    if preset is not None and PRESET_ALIASES.get(preset, preset) != own:
+        raise ValueError(
+            f"preset {preset}: the run in {path} is preset {own} (leave the preset out to go "
+            "on with it)"
+        )
+    return preset_config(own, **{**saved, **overrides})
 
 
 def save_checkpoint(
