@@ -83,14 +83,10 @@ def run(args: argparse.Namespace) -> int:
         write_json,
     )
     from boardai.errors import UsageError
-    from boardai.othello.agents import make_agent
     from boardai.othello.train import label as L
     from boardai.othello.train.fit import write_positions
 
     refuse_to_overwrite(args.out, "--out", force=args.force, resume=None)
-    agent = make_agent(args.agent)  # a bad spec is one line before any work
-    if not hasattr(agent, "analyse"):
-        raise UsageError(f"{args.agent}: this player has no search value to label with")
     workers = args.workers or default_workers()
     with progress() as bar:
         task = bar.add_task("labelling", total=None)

@@ -96,6 +96,8 @@ def label(
 
     if not 0.0 <= mix <= 1.0:
         raise ValueError(f"mix must be in 0..1, got {mix}")
+    if not hasattr(_agent(spec), "analyse"):  # built here once: a bad spec fails before any work
+        raise ValueError(f"{spec}: this player has no search value to label with")
     keys = tuple(os.fspath(p) for p in paths)
     data = _data(keys)
     if data.game is None:
