@@ -235,3 +235,30 @@ def test_greedy_move_matches_reference(board: Board, patterns, stages, seed: int
     got = greedy_move_into(lo, hi, net.data(), dg, buf)
     after, r = board.slide(got[0])
     assert got[4] == r + _read(after, dg, net)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(-1, 1, allow_nan=False),
+            st.one_of(st.just(0.0), st.floats(1e-4, 1e13, allow_nan=False)),
+        ),
+        min_size=1,
+        max_size=50,
+    )
+)
+def test_tc_pack_round_trip(pairs: list[tuple[float, float]]) -> None:
+    """tc_pack/tc_unpack against the plain definition: a weight never updated (A == 0) stays
+    one, every other keeps its rate E / A to within half a 127th and A to within 9% (a
+    quarter octave's half)."""
+    from boardai.learn.ntuple import tc_pack, tc_unpack
+
+    tc = np.array([(r * a, a) for r, a in pairs], np.float32).reshape(-1, 2)
+    back = tc_unpack(tc_pack(tc), len(tc))
+    for (e, a), (e2, a2) in zip(tc.tolist(), back.tolist(), strict=True):
+        if a == 0:
+            assert (e2, a2) == (0.0, 0.0)
+            continue
+        assert a2 > 0 and abs(a2 / a - 1) <= 2 ** (1 / 8) - 1 + 1e-6
+        assert abs(e2 / a2 - e / a) <= 0.5 / 127 + 1e-6

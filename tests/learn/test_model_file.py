@@ -235,3 +235,33 @@ def test_compact_resumes_weights_only(tmp_path) -> None:
     assert meta["format_version"] == 1 and "weights_encoding" not in meta
     with zipfile.ZipFile(tmp_path / "again.npz") as z:
         assert "extra_tc_e.npy" in z.namelist()
+
+
+def test_compact_keeps_training_state(tmp_path) -> None:
+    """--keep-training: the compact file keeps the TC state (two bytes a weight, read back
+    within a 127th of each rate and 9% of each A, never-updated weights exactly) and the
+    restart pools; a run resumed from it has them, trains on, and saves at full precision."""
+    from boardai.g2048.train.trainer import Trainer
+    from boardai.learn.model_file import compact_model
+
+    trainer, full = _trained(tmp_path, tc=True)
+    meta, _ = compact_model(full, tmp_path / "k.npz", NTupleNetwork, keep_training=True)
+    assert meta["compacted"]["dropped"] == []
+    with zipfile.ZipFile(tmp_path / "k.npz") as z:
+        names = z.namelist()
+    assert "extra_tc_log_a.npy" in names and "extra_tc_e.npy" not in names
+    resumed = Trainer.load(tmp_path / "k.npz")
+    seen = trainer.tc[:, 1] > 0
+    assert 0 < seen.sum() < seen.size
+    np.testing.assert_array_equal(resumed.tc[:, 1] > 0, seen)
+    e, a = trainer.tc[seen, 0], trainer.tc[seen, 1]
+    e2, a2 = resumed.tc[seen, 0], resumed.tc[seen, 1]
+    np.testing.assert_allclose(a2, a, rtol=0.091)
+    np.testing.assert_allclose(e2 / a2, e / a, atol=0.5 / 127 + 1e-6)
+    np.testing.assert_array_equal(resumed.pool, trainer.pool)
+    np.testing.assert_array_equal(resumed.pool_state, trainer.pool_state)
+    resumed.train(5)
+    resumed.save(tmp_path / "again.npz")
+    assert read_meta(tmp_path / "again.npz")["format_version"] == 1
+    compact_model(full, tmp_path / "p.npz", NTupleNetwork)
+    assert (tmp_path / "p.npz").stat().st_size < (tmp_path / "k.npz").stat().st_size

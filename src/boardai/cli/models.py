@@ -87,16 +87,20 @@ def register(app: Any) -> None:
 
     p = app.command(
         "models compact",
-        help="write a 2048 n-tuple network in the compact format (int16, sparse, weights only)",
+        help="write a 2048 n-tuple network in the compact format (int16, sparse; its training "
+        "state with --keep-training)",
         examples=(
             "boardai models compact full.npz models/2048-ntuple.npz\n"
-            "boardai models compact full.npz models/2048-ntuple.npz --bits 11 --drop-untouched"
+            "boardai models compact full.npz models/2048-ntuple.npz --bits 11 --drop-untouched\n"
+            "boardai models compact full.npz models/2048-ntuple.npz --bits 12 --keep-training"
         ),
         description=(
             "Write the compact form of a 2048 n-tuple network (boardai 2048 train ntuple): each\n"
             "block of 4,096 weights as int16 times its own scale, stored sparse, with the\n"
             "metadata and no training state (TC accumulators and restart pools, which\n"
-            "resuming then starts afresh). It prints the size and sha256 for the manifest.\n"
+            "resuming then starts afresh) unless --keep-training: then the TC accumulators\n"
+            "in two bytes a weight and the restart pools, so that training resumed from the\n"
+            "file goes on as from the full one. It prints the size and sha256 for the manifest.\n"
             "--bits below 16 rounds the weights coarser for a smaller file, and\n"
             "--drop-untouched stores none of the weights TC never updated: measure the\n"
             "result on the card's games before shipping it (docs/tour/models.md)."
@@ -116,6 +120,12 @@ def register(app: Any) -> None:
         action="store_true",
         help="write as zero the weights that temporal coherence never updated (their TC "
         "accumulator is 0; SRC must be a training file of --tc)",
+    )
+    p.add_argument(
+        "--keep-training",
+        action="store_true",
+        help="keep the training state: TC accumulators in two bytes a weight, restart pools "
+        "(a file to resume training from without losing what TC had learned)",
     )
     force_option(p, "write over an OUT that exists (refused without it)")
     p.set_defaults(func=run_compact)
@@ -336,7 +346,12 @@ def run_compact(args: argparse.Namespace) -> int:
         refuse_to_overwrite(args.out, "OUT", force=args.force, resume=None)
     with console(stderr=True).status(f"compacting {args.src} (LZMA: a minute for a 5x6 network)"):
         meta, change = compact_model(
-            args.src, args.out, network_type, bits=args.bits, drop_untouched=args.drop_untouched
+            args.src,
+            args.out,
+            network_type,
+            bits=args.bits,
+            drop_untouched=args.drop_untouched,
+            keep_training=args.keep_training,
         )
     size, before = os.path.getsize(args.out), os.path.getsize(args.src)
     zeroed = meta["compacted"].get("untouched_zeroed")

@@ -190,10 +190,17 @@ def compact_model(
     network_type: type[Network],
     bits: int = 16,
     drop_untouched: bool = False,
+    keep_training: bool = False,
 ) -> tuple[dict[str, Any], float]:
     """Write the compact form of model ``src`` (a ``network_type`` network) to ``dst``: int16
     weights of ``bits`` bits, the metadata (training options, episodes), no training state
-    (TC accumulators, restart pools).
+    (TC accumulators, restart pools) unless ``keep_training``.
+
+    ``keep_training`` keeps the training state, the TC accumulators in two bytes a weight
+    (:func:`boardai.learn.ntuple.tc_pack`) and the other arrays as they are, so that a run
+    resumed from the compact file goes on learning as the full one would: a training state
+    small enough to commit, where the full file's float32 accumulators take eight bytes a
+    weight.
 
     ``drop_untouched`` also writes as zero every weight that temporal coherence never updated
     (its accumulator of absolute changes is 0: no training game since TC's accumulators started
@@ -211,17 +218,25 @@ def compact_model(
             f"{os.fspath(dst)} is {os.fspath(src)}: the compact file would replace the full "
             "one, its precision and training state lost; write it to another file"
         )
+    from boardai.learn.ntuple import tc_pack, tc_state
+
     network, meta, _ = load_model(src, network_type, with_extra=False)  # TC: gigabytes
+    kept: dict[str, np.ndarray] = {}
     with _open(src) as z:
         names = _extra_names(z, meta)
         dropped = sorted(names)
         untouched = 0
+        try:
+            if keep_training:
+                kept = {k: z[key] for k, key in names.items() if k not in ("tc_e", "tc_a")}
+                if "tc_e" in names:
+                    kept.update(tc_pack(tc_state(network.weights.size, _tc_of(z, names))))
+                dropped = []
+            tc_a = z[names["tc_a"]] if drop_untouched and "tc_a" in names else None
+        except (KeyError, ValueError, OSError, EOFError, zipfile.BadZipFile) as e:
+            why = f"damaged model file ({type(e).__name__}: {e})"
+            raise ModelFileError(src, why) from None
         if drop_untouched:
-            try:
-                tc_a = z[names["tc_a"]] if "tc_a" in names else None
-            except (ValueError, OSError, EOFError, zipfile.BadZipFile) as e:
-                why = f"damaged model file ({type(e).__name__}: {e})"
-                raise ModelFileError(src, why) from None
             if tc_a is None or tc_a.shape != network.weights.shape:
                 raise UsageError(
                     f"{os.fspath(src)}: no TC state (a training file of --tc) to tell which "
@@ -240,15 +255,24 @@ def compact_model(
         "note": "training state (TC accumulators, restart pools) is not kept; "
         "resuming starts it afresh",
     }
+    if keep_training:
+        meta["compacted"]["note"] = (
+            "training state kept: TC accumulators in two bytes a weight (tc_pack), "
+            "restart pools as they were"
+        )
     if drop_untouched:
         meta["compacted"]["untouched_zeroed"] = untouched
-    save_model(dst, network, meta, precision="int16", bits=bits)
+    save_model(dst, network, meta, kept, precision="int16", bits=bits)
     back, written, _ = load_model(dst, network_type)
     change = 0.0
     for start in range(0, full.size, _CHUNK):
         part = slice(start, start + _CHUNK)
         change = max(change, float(np.abs(back.weights[part] - full[part]).max()))
     return written, change
+
+
+def _tc_of(z: Any, names: dict[str, str]) -> dict[str, np.ndarray]:
+    return {"tc_e": z[names["tc_e"]], "tc_a": z[names["tc_a"]]}
 
 
 def read_meta(path: str | os.PathLike[str]) -> dict[str, Any]:

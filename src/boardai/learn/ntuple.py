@@ -132,11 +132,14 @@ def add_at_tc(
 def tc_state(size: int, saved: dict[str, np.ndarray] | None = None) -> np.ndarray:
     """The temporal coherence state of ``size`` weights for :func:`add_at_tc`: float32
     ``(size, 2)``, the ``E`` and ``A`` of each weight side by side; from a file's ``tc_e`` and
-    ``tc_a`` arrays when ``saved`` has them (:func:`tc_arrays` writes them), else zero.
+    ``tc_a`` arrays when ``saved`` has them (:func:`tc_arrays` writes them), or from a compact
+    file's two bytes a weight (:func:`tc_pack`), else zero.
 
     Raises:
         ValueError: the saved arrays are not ``size`` long.
     """
+    if saved is not None and "tc_log_a" in saved:
+        return tc_unpack(saved, size)
     tc = np.zeros((size, 2), np.float32)
     if saved is not None and "tc_e" in saved:
         e, a = saved["tc_e"], saved.get("tc_a")
@@ -152,3 +155,46 @@ def tc_arrays(tc: np.ndarray) -> dict[str, np.ndarray]:
     each, shaped like the weights (files from before the two sat side by side read the
     same)."""
     return {"tc_e": np.ascontiguousarray(tc[:, 0]), "tc_a": np.ascontiguousarray(tc[:, 1])}
+
+
+#: Steps per octave of a compact TC state's ``A`` (a quarter octave: within 9% of the value).
+TC_LOG_STEPS = 4
+#: The code of ``log2(A) == 0`` in a compact TC state (codes 1..255 cover 2^-15.75 .. 2^47.5).
+TC_LOG_ZERO = 64
+#: Levels of a compact TC state's ``E / A`` on each side of 0.
+TC_RATIO_LEVELS = 127
+
+
+def tc_pack(tc: np.ndarray) -> dict[str, np.ndarray]:
+    """The TC state of :func:`tc_state` in two bytes a weight, for a compact training file:
+    ``tc_log_a`` (uint8: 0 for a weight never updated, else ``log2(A)`` in quarter octaves)
+    and ``tc_ratio`` (int8: ``E / A`` in 127ths). What TC needs to go on learning as it was is
+    each weight's rate ``|E| / A`` and how fast the rate still moves, which ``A`` (the errors
+    seen so far) sets; both survive, to within a 127th of a rate and 9% of ``A``, where the
+    float32 pair takes eight bytes. :func:`tc_unpack` reads them back.
+    """
+    e, a = tc[:, 0], tc[:, 1]
+    log_a = np.zeros(a.shape, np.uint8)
+    ratio = np.zeros(a.shape, np.int8)
+    seen = a > 0
+    steps = np.rint(np.log2(a[seen]) * TC_LOG_STEPS) + TC_LOG_ZERO
+    log_a[seen] = np.clip(steps, 1, 255).astype(np.uint8)
+    ratio[seen] = np.rint(np.clip(e[seen] / a[seen], -1, 1) * TC_RATIO_LEVELS).astype(np.int8)
+    return {"tc_log_a": log_a, "tc_ratio": ratio}
+
+
+def tc_unpack(packed: dict[str, np.ndarray], size: int) -> np.ndarray:
+    """The TC state (:func:`tc_state`) that :func:`tc_pack` wrote, for ``size`` weights.
+
+    Raises:
+        ValueError: the arrays are not ``size`` long.
+    """
+    log_a, ratio = packed["tc_log_a"], packed["tc_ratio"]
+    if log_a.shape != (size,) or ratio.shape != (size,):
+        raise ValueError("temporal coherence arrays must be shaped like the weights")
+    tc = np.zeros((size, 2), np.float32)
+    seen = log_a > 0
+    a = np.exp2((log_a[seen].astype(np.float32) - TC_LOG_ZERO) / TC_LOG_STEPS)
+    tc[seen, 1] = a
+    tc[seen, 0] = ratio[seen].astype(np.float32) / TC_RATIO_LEVELS * a
+    return tc
