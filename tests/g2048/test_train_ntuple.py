@@ -624,3 +624,55 @@ def test_the_order_of_a_patterns_cells_moves_its_weights_and_nothing_else(option
     for wa, wb in zip(*per_stage, strict=True):
         assert np.array_equal(_relaid(wa, a.network, b.network), wb)
     assert not np.array_equal(a.network.weights, b.network.weights)  # they did move
+
+
+def test_tc_warmup_holds_the_weights_and_measures_tc(tmp_path) -> None:
+    """A compact TC model resumes with its TC state measured first: the warm-up episodes
+    leave every weight as it was and fill E and A; then training goes on exactly as a run that
+    played those episodes with learn=False would, and a checkpoint taken during the warm-up
+    goes on warming up."""
+    from boardai.learn.model_file import compact_model
+
+    config = TrainConfig(patterns=TINY, tc=True, alpha=1.0, seed=4)
+    trained = Trainer(config)
+    trained.train(40)
+    trained.save(tmp_path / "full.npz")
+    compact_model(tmp_path / "full.npz", tmp_path / "c.npz", NTupleNetwork)
+
+    warm = Trainer.load(tmp_path / "c.npz")
+    before = warm.network.weights.copy()
+    assert not warm.tc.any() and warm.warm_up_tc(30) and warm.tc_warmup_left == 30
+    warm.train(20)
+    np.testing.assert_array_equal(warm.network.weights, before)
+    assert warm.tc[:, 1].any() and warm.tc_warmup_left == 10
+    warm.save(tmp_path / "mid.npz")
+    mid = Trainer.load(tmp_path / "mid.npz")
+    assert mid.tc_warmup_left == 10
+    mid.train(25)  # 10 held, then 15 learning
+    assert not np.array_equal(mid.network.weights, before)
+
+    plain = Trainer.load(tmp_path / "c.npz")
+    plain.train(30, learn=False)
+    plain.train(15)
+    np.testing.assert_array_equal(mid.network.weights, plain.network.weights)
+    np.testing.assert_array_equal(mid.tc, plain.tc)
+    assert not plain.warm_up_tc(30)  # its TC state is no longer fresh
+    short = Trainer.load(tmp_path / "c.npz")
+    assert short.warm_up_tc(10**6) and short.tc_warmup_left == 40  # no longer than it trained
+
+
+def test_cli_resume_of_a_compact_tc_model_warms_up(tmp_path, capsys) -> None:
+    from boardai.learn.model_file import compact_model
+
+    out = tmp_path / "m.npz"
+    base = [*TRAIN, "--patterns", "0123", "--report-every", "20", "--tc", "--alpha", "1.0"]
+    assert main([*base, "--episodes", "40", "--out", str(out)]) == 0
+    compact_model(out, tmp_path / "c.npz", NTupleNetwork)
+    again = [*base, "--resume", str(tmp_path / "c.npz"), "--episodes", "60"]
+    assert main([*again, "--out", str(tmp_path / "w.npz"), "--tc-warmup", "15"]) == 0
+    assert "the next 15 episodes play with the weights held" in capsys.readouterr().out
+    assert main([*again, "--out", str(tmp_path / "n.npz"), "--tc-warmup", "0"]) == 0
+    assert "weights held" not in capsys.readouterr().out
+    held, fresh = Trainer.load(tmp_path / "w.npz"), Trainer.load(tmp_path / "n.npz")
+    assert held.episodes == fresh.episodes == 60
+    assert not np.array_equal(held.network.weights, fresh.network.weights)

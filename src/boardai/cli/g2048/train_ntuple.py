@@ -59,8 +59,9 @@ def register(app: App) -> None:
         help="continue a saved run, or a shipped model by name (boardai models); its patterns, "
         "stages and seed stay (--stages splits a one-stage network, every stage starting from "
         "its weights), and options of the learning rule given here (alpha, schedule, method, "
-        "lambda, tc, restarts) override. A compact (shipped) model keeps weights, episode count "
-        "and options only: its TC accumulators and restart pools start afresh",
+        "lambda, tc, restarts) override. A compact model resumes with the training state it "
+        "kept (boardai models compact --keep-training: TC accumulators, restart pools); one "
+        "without it starts those afresh, TC's measured first (--tc-warmup)",
     )
     force_option(p, "write over an --out model from another run (refused without it)")
     output_option(p, "--csv", help="write the report rows to this CSV file")
@@ -90,6 +91,7 @@ def _config_flags(p: argparse.ArgumentParser) -> list[str]:
             "threads": positive_int,
             "report_every": positive_int,
             "checkpoint_every": nonneg_int,
+            "tc_warmup": nonneg_int,
         },
         metavars={
             "optimistic": "V",
@@ -100,6 +102,7 @@ def _config_flags(p: argparse.ArgumentParser) -> list[str]:
             "add_patterns": "LIST",
             "checkpoint_minutes": "M",
             "checkpoint_every": "N",
+            "tc_warmup": "N",
         },
     )
 
@@ -225,6 +228,11 @@ def _describe(opened: Any, args: argparse.Namespace, out: Any) -> None:
             )
         what = f", now with {opened.changes}" if opened.changes else ""
         out.print(f"resuming {args.resume}: {trainer.episodes:,} episodes done{what}")
+        if opened.tc_warmup:
+            out.print(
+                f"measuring TC's state afresh: the next {trainer.tc_warmup_left:,} episodes "
+                "play with the weights held (--tc-warmup)"
+            )
     c = trainer.config
     mb = trainer.network.weights.nbytes * (3 if c.tc else 1) / 2**20
     out.print(

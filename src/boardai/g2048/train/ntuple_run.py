@@ -65,6 +65,11 @@ class NTupleRun(TrainConfig):
     add_patterns: str = ""
     """With resume: grow the network by these patterns (hex lists), their weights starting at
     zero; try with tc."""
+    tc_warmup: int = 20_000
+    """With resume and tc: where TC's state starts afresh on a trained network (a compact
+    model that kept none, or tc turned on), first play this many episodes with the weights
+    held, which measures it, so that settled weights do not learn at the full rate (0:
+    none)."""
     split_tc: str = field(default="fresh", metadata={"choices": ("fresh", "keep")})
     """With resume, tc and stages: the TC state of the stages after the first, ``fresh`` (they
     learn at the full rate) or ``keep`` (each a copy of the first stage's)."""
@@ -74,6 +79,8 @@ class NTupleRun(TrainConfig):
         for name in ("episodes", "report_every"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
+        if self.tc_warmup < 0:
+            raise ValueError(f"tc_warmup must be >= 0, got {self.tc_warmup}")
         check_threads(self.threads)  # each thread holds its own episode buffers
         if self.checkpoint_every < 0:
             raise ValueError(f"checkpoint_every must be >= 0, got {self.checkpoint_every}")
@@ -97,7 +104,10 @@ class Opened:
     """What a resumed run changed (fields of the learning rule; ``patterns``: ``+LIST`` where
     it grew; ``stages`` where it split)."""
     compact: bool
-    """Resumed from a compact (shipped) model: its TC state and restart pools start afresh."""
+    """Resumed from a compact model that kept no training state: its TC state and restart
+    pools start afresh (``boardai models compact --keep-training`` keeps them)."""
+    tc_warmup: int = 0
+    """Episodes that first measure a fresh TC state with the weights held (0: none)."""
 
 
 def resumed_config(resume: str | os.PathLike[str], **values: Any) -> NTupleRun:
@@ -129,7 +139,7 @@ def _open(config: NTupleRun, resume: str | os.PathLike[str] | None) -> Opened:
 
     path = resolve(str(resume), "2048", "ntuple")
     trainer = Trainer.load(path)
-    compact = "compacted" in read_meta(path)
+    compact = bool(read_meta(path).get("compacted", {}).get("dropped"))
     changes = {
         k: getattr(config, k) for k in RESUMABLE if getattr(config, k) != getattr(trainer.config, k)
     }
@@ -149,7 +159,10 @@ def _open(config: NTupleRun, resume: str | os.PathLike[str] | None) -> Opened:
         changes["stages"] = format_stages(config.stages)
         if trainer.config.tc:
             changes["split_tc"] = config.split_tc
-    return Opened(trainer, changes, compact)
+    warmup = trainer.tc_warmup_left  # a checkpoint taken while measuring goes on measuring
+    if not warmup and trainer.warm_up_tc(config.tc_warmup):
+        warmup = trainer.tc_warmup_left
+    return Opened(trainer, changes, compact, warmup)
 
 
 def train(

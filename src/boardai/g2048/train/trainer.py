@@ -109,6 +109,9 @@ class Trainer:
         self.network = network
         self.episodes = episodes
         self.seconds = seconds
+        #: Episodes still to play with the weights held while TC's state is measured
+        #: (:meth:`warm_up_tc`); a checkpoint keeps the count.
+        self.tc_warmup_left = 0
         size = network.weights.shape[0]
         if config.tc:
             self.tc = tc_state(size, state)
@@ -141,6 +144,8 @@ class Trainer:
             },
             "schedule": {"alpha_now": self.alpha_at(self.episodes), "episodes": self.episodes},
         }
+        if self.tc_warmup_left:
+            meta["tc_warmup_left"] = self.tc_warmup_left
         save_model(path, self.network, meta, extra)
 
     @classmethod
@@ -148,7 +153,9 @@ class Trainer:
         """Resume a run saved by :meth:`save` (raises ModelFileError for a foreign file).
 
         A compact file (``boardai models compact``) resumes from its weights, episode count and
-        options; the state it does not keep (TC accumulators, restart pools) starts afresh.
+        options, and from the training state it kept (``--keep-training``: the TC
+        accumulators in two bytes a weight, the restart pools); what it did not keep starts
+        afresh.
         """
         from boardai.errors import ModelFileError
 
@@ -159,17 +166,39 @@ class Trainer:
             config = TrainConfig.from_dict(meta["config"])
         except (TypeError, ValueError) as e:
             raise ModelFileError(path, f"bad training options: {e}") from None
-        weights_only = "compacted" in meta and "tc_e" not in extra  # TC starts afresh
-        saved = [getattr(extra.get(k), "shape", None) for k in ("tc_e", "tc_a")]
+        packed = "tc_log_a" in extra  # a compact training file (tc_pack)
+        weights_only = "compacted" in meta and "tc_e" not in extra and not packed
+        keys = ("tc_log_a", "tc_ratio") if packed else ("tc_e", "tc_a")
+        saved = [getattr(extra.get(k), "shape", None) for k in keys]
         if config.tc and not weights_only and saved != [network.weights.shape] * 2:
             raise ModelFileError(path, "temporal coherence state is missing or the wrong size")
-        return cls(
+        trainer = cls(
             config,
             network,
             int(meta.get("episodes", 0)),
             extra,
             float(meta.get("train_seconds", 0.0)),
         )
+        trainer.tc_warmup_left = int(meta.get("tc_warmup_left", 0))
+        return trainer
+
+    def warm_up_tc(self, episodes: int) -> bool:
+        """Have the next ``episodes`` episodes (at most as many as the network trained on)
+        hold the weights and measure TC's state, where it starts afresh on a trained network
+        (a compact file, or TC turned on); True if so.
+
+        Fresh, every weight would learn at TC's full rate, and a trained network's settled
+        weights then move ten or a hundred times as far as they did: the play it had learned
+        is lost for a while (a 5x6 network resumed that way from 264,778 at 1-ply averaged
+        137,545 over its next 10,000 games). Measured first, each weight's rate ``|E| / A``
+        comes from the errors the trained network now makes there, noisy weights slow and
+        coherent ones fast, as TC left them (docs/journal/benchmarks-journal.md has the
+        measurement).
+        """
+        if not (self.config.tc and episodes > 0 and self.episodes > 0) or self.tc.any():
+            return False
+        self.tc_warmup_left = min(episodes, self.episodes)  # no longer than it trained
+        return True
 
     def reconfigure(self, **changes: Any) -> None:
         """Change how training goes on (alpha, schedule, method, lambda, TC, restarts), e.g. to
@@ -274,10 +303,23 @@ class Trainer:
             state[:keep, :, 1] = self.pool_state[:keep, :, 1] % n
             self.pool, self.pool_state = pool, state
 
-    def train(self, n_episodes: int, threads: int = 1) -> Chunk:
-        """Play and learn from the next ``n_episodes`` episodes on ``threads`` threads."""
+    def train(self, n_episodes: int, threads: int = 1, learn: bool = True) -> Chunk:
+        """Play and learn from the next ``n_episodes`` episodes on ``threads`` threads.
+
+        ``learn=False`` holds the weights: the episodes are played as training plays them and
+        only TC's accumulators (and the restart pools) take in their errors. That measures a
+        trained network's TC state where it was lost; episodes that :meth:`warm_up_tc` set
+        aside are played so first.
+        """
         if n_episodes < 1:
             raise ValueError(f"n_episodes must be >= 1, got {n_episodes}")
+        if learn and self.tc_warmup_left:
+            held = min(n_episodes, self.tc_warmup_left)
+            parts = [self.train(held, threads, learn=False)]
+            self.tc_warmup_left -= held
+            if n_episodes > held:
+                parts.append(self.train(n_episodes - held, threads))
+            return Chunk.join(parts)
         threads = max(1, min(threads, n_episodes))
         self._pools(threads)
         c = self.config
@@ -303,7 +345,7 @@ class Trainer:
                 np.uint64(c.seed),
                 episodes,
                 METHODS[c.method],
-                c.alpha,
+                c.alpha if learn else 0.0,
                 c.alpha_decay,
                 c.alpha_every,
                 c.lam,
