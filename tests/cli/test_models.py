@@ -9,6 +9,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from boardai.cli import main
@@ -97,6 +98,33 @@ def test_compact(shop: Path, capsys: pytest.CaptureFixture[str]) -> None:
         == 0
     )
     assert "weights TC never updated written as 0" in capsys.readouterr().out
+
+
+def test_compact_encoding(shop: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--encoding sqrt writes square-root codes (format version 3), uniform (the default)
+    version 2; another name is refused by argparse."""
+    from boardai.g2048.ntuple import NTupleNetwork
+    from boardai.g2048.train.trainer import TrainConfig, Trainer
+    from boardai.learn.model_file import load_model, read_meta
+
+    trainer = Trainer(TrainConfig(patterns="0123", alpha=1.0))
+    trainer.train(20)
+    trainer.save(shop / "full.npz")
+    compact = ["models", "compact", str(shop / "full.npz")]
+    assert main([*compact, str(shop / "s.npz"), "--bits", "10", "--encoding", "sqrt"]) == 0
+    assert main([*compact, str(shop / "u.npz"), "--bits", "10"]) == 0
+    capsys.readouterr()
+    meta = read_meta(shop / "s.npz")
+    assert meta["weights_encoding"] == "int16-sparse-sqrt" and meta["format_version"] == 3
+    assert read_meta(shop / "u.npz")["weights_encoding"] == "int16-sparse"
+    w = trainer.network.weights
+    s = load_model(shop / "s.npz", NTupleNetwork)[0].weights
+    u = load_model(shop / "u.npz", NTupleNetwork)[0].weights
+    assert w.any() and not np.array_equal(s, u)
+    assert np.abs(s - w).mean() < np.abs(u - w).mean()  # small weights: finer steps
+    with pytest.raises(SystemExit) as e:
+        main([*compact, str(shop / "x.npz"), "--encoding", "cube"])
+    assert e.value.code == 2 and "invalid choice: 'cube'" in capsys.readouterr().err
 
 
 @pytest.fixture

@@ -92,6 +92,7 @@ def register(app: Any) -> None:
         examples=(
             "boardai models compact full.npz models/2048-ntuple.npz\n"
             "boardai models compact full.npz models/2048-ntuple.npz --bits 11 --drop-untouched\n"
+            "boardai models compact full.npz small.npz --bits 10 --encoding sqrt --drop-untouched\n"
             "boardai models compact full.npz models/2048-ntuple.npz --bits 12 --keep-training"
         ),
         description=(
@@ -102,8 +103,10 @@ def register(app: Any) -> None:
             "in two bytes a weight and the restart pools, so that training resumed from the\n"
             "file goes on as from the full one. It prints the size and sha256 for the manifest.\n"
             "--bits below 16 rounds the weights coarser for a smaller file, and\n"
-            "--drop-untouched stores none of the weights TC never updated: measure the\n"
-            "result on the card's games before shipping it (docs/tour/models.md)."
+            "--drop-untouched stores none of the weights TC never updated; --encoding sqrt\n"
+            "stores square roots (a weight is scale * q * |q|), finer steps for the small\n"
+            "weights beside a block's largest: measure the result on the card's games\n"
+            "before shipping it (docs/tour/models.md)."
         ),
     )
     p.add_argument("src", help="the full-precision model file")
@@ -112,8 +115,16 @@ def register(app: Any) -> None:
         "--bits",
         type=_bits,
         default=16,
-        help="bits a weight: each block's weights become multiples of its largest / "
-        "(2^(bits-1) - 1) (default 16: / 32767; the shipped 2048 network has 11)",
+        help="bits a weight: codes -M..M, M = 2^(bits-1) - 1; uniform makes each block's "
+        "weights multiples of its largest / M (default 16: / 32767)",
+    )
+    p.add_argument(
+        "--encoding",
+        choices=("uniform", "sqrt"),
+        default="uniform",
+        help="uniform: a weight is its code times its block's scale (format version 2, "
+        "the default); sqrt: the code is its square root, the weight scale * q * |q| "
+        "(version 3: finer steps for small weights, twice as coarse at the largest)",
     )
     p.add_argument(
         "--drop-untouched",
@@ -352,6 +363,7 @@ def run_compact(args: argparse.Namespace) -> int:
             bits=args.bits,
             drop_untouched=args.drop_untouched,
             keep_training=args.keep_training,
+            encoding=args.encoding,
         )
     size, before = os.path.getsize(args.out), os.path.getsize(args.src)
     zeroed = meta["compacted"].get("untouched_zeroed")
