@@ -628,9 +628,9 @@ def test_the_order_of_a_patterns_cells_moves_its_weights_and_nothing_else(option
 
 def test_tc_warmup_holds_the_weights_and_measures_tc(tmp_path) -> None:
     """A compact TC model resumes with its TC state measured first: the warm-up episodes
-    leave every weight as it was and fill E and A; then training goes on exactly as a run that
-    played those episodes with learn=False would, and a checkpoint taken during the warm-up
-    goes on warming up."""
+    leave every weight as it was and fill E and A; then E is scaled by sqrt(warm-up / trained)
+    and training goes on exactly as a run that played those episodes with learn=False would,
+    and a checkpoint taken during the warm-up goes on warming up."""
     from boardai.learn.model_file import compact_model
 
     config = TrainConfig(patterns=TINY, tc=True, alpha=1.0, seed=4)
@@ -647,12 +647,13 @@ def test_tc_warmup_holds_the_weights_and_measures_tc(tmp_path) -> None:
     assert warm.tc[:, 1].any() and warm.tc_warmup_left == 10
     warm.save(tmp_path / "mid.npz")
     mid = Trainer.load(tmp_path / "mid.npz")
-    assert mid.tc_warmup_left == 10
+    assert mid.tc_warmup_left == 10 and mid.tc_warmup_shrink == warm.tc_warmup_shrink
     mid.train(25)  # 10 held, then 15 learning
     assert not np.array_equal(mid.network.weights, before)
 
     plain = Trainer.load(tmp_path / "c.npz")
     plain.train(30, learn=False)
+    plain.tc[:, 0] *= np.float32(np.sqrt(30 / 40))  # as if measured over all 40 it trained on
     plain.train(15)
     np.testing.assert_array_equal(mid.network.weights, plain.network.weights)
     np.testing.assert_array_equal(mid.tc, plain.tc)

@@ -17,6 +17,7 @@ threads (``Chunk.moves_per_cpu_second`` then shows the work per core is unchange
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -110,8 +111,10 @@ class Trainer:
         self.episodes = episodes
         self.seconds = seconds
         #: Episodes still to play with the weights held while TC's state is measured
-        #: (:meth:`warm_up_tc`); a checkpoint keeps the count.
+        #: (:meth:`warm_up_tc`), and the factor of every ``E`` at their end; a checkpoint
+        #: keeps both.
         self.tc_warmup_left = 0
+        self.tc_warmup_shrink = 1.0
         size = network.weights.shape[0]
         if config.tc:
             self.tc = tc_state(size, state)
@@ -145,7 +148,7 @@ class Trainer:
             "schedule": {"alpha_now": self.alpha_at(self.episodes), "episodes": self.episodes},
         }
         if self.tc_warmup_left:
-            meta["tc_warmup_left"] = self.tc_warmup_left
+            meta["tc_warmup"] = {"left": self.tc_warmup_left, "shrink": self.tc_warmup_shrink}
         save_model(path, self.network, meta, extra)
 
     @classmethod
@@ -179,7 +182,9 @@ class Trainer:
             extra,
             float(meta.get("train_seconds", 0.0)),
         )
-        trainer.tc_warmup_left = int(meta.get("tc_warmup_left", 0))
+        warmup = meta.get("tc_warmup", {})
+        trainer.tc_warmup_left = int(warmup.get("left", 0))
+        trainer.tc_warmup_shrink = float(warmup.get("shrink", 1.0))
         return trainer
 
     def warm_up_tc(self, episodes: int) -> bool:
@@ -192,12 +197,18 @@ class Trainer:
         is lost for a while (a 5x6 network resumed that way from 264,778 at 1-ply averaged
         137,545 over its next 10,000 games). Measured first, each weight's rate ``|E| / A``
         comes from the errors the trained network now makes there, noisy weights slow and
-        coherent ones fast, as TC left them (docs/journal/benchmarks-journal.md has the
-        measurement).
+        coherent ones fast. Then every ``E`` is scaled by ``sqrt(episodes / trained)``
+        (``trained``: the episodes the network trained on): where a weight's errors are
+        noise, TC's rate falls as one over the square root of the errors it has seen, and
+        the scaled rate is the one it would have reached had TC measured these errors
+        over the whole training, not over the warm-up alone; where they keep one sign,
+        ``E`` grows back as training goes on (docs/journal/benchmarks-journal.md, "What a
+        resume costs", has the measurements).
         """
         if not (self.config.tc and episodes > 0 and self.episodes > 0) or self.tc.any():
             return False
         self.tc_warmup_left = min(episodes, self.episodes)  # no longer than it trained
+        self.tc_warmup_shrink = math.sqrt(self.tc_warmup_left / self.episodes)
         return True
 
     def reconfigure(self, **changes: Any) -> None:
@@ -317,6 +328,8 @@ class Trainer:
             held = min(n_episodes, self.tc_warmup_left)
             parts = [self.train(held, threads, learn=False)]
             self.tc_warmup_left -= held
+            if not self.tc_warmup_left:
+                self.tc[:, 0] *= np.float32(self.tc_warmup_shrink)
             if n_episodes > held:
                 parts.append(self.train(n_episodes - held, threads))
             return Chunk.join(parts)
