@@ -102,7 +102,8 @@ def test_compact(shop: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_compact_encoding(shop: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """--encoding sqrt writes square-root codes (format version 3), uniform (the default)
-    version 2; another name is refused by argparse."""
+    version 2, activity version 2 with its steps from the TC state it needs; another name is
+    refused by argparse."""
     from boardai.g2048.ntuple import NTupleNetwork
     from boardai.g2048.train.trainer import TrainConfig, Trainer
     from boardai.learn.model_file import load_model, read_meta
@@ -125,6 +126,16 @@ def test_compact_encoding(shop: Path, capsys: pytest.CaptureFixture[str]) -> Non
     with pytest.raises(SystemExit) as e:
         main([*compact, str(shop / "x.npz"), "--encoding", "cube"])
     assert e.value.code == 2 and "invalid choice: 'cube'" in capsys.readouterr().err
+    activity = [*compact, str(shop / "a.npz"), "--encoding", "activity"]
+    assert main(activity) == 2  # full.npz was trained without TC
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "no TC state" in err
+    trainer = Trainer(TrainConfig(patterns="0123", alpha=1.0, tc=True))
+    trainer.train(20)
+    trainer.save(shop / "full.npz")
+    assert main([*activity, "--bits", "9"]) == 0
+    meta = read_meta(shop / "a.npz")
+    assert meta["weights_scaled_by"] == "activity" and meta["format_version"] == 2
 
 
 @pytest.fixture

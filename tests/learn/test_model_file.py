@@ -415,7 +415,7 @@ def test_compact_sqrt_damaged(tmp_path) -> None:
         with pytest.raises(ModelFileError, match=rf"{name}: damaged model file.*{why}") as e:
             load_model(tmp_path / name, NTupleNetwork)
         assert "\n" not in str(e.value)
-    with pytest.raises(UsageError, match="encoding must be one of uniform, sqrt"):
+    with pytest.raises(UsageError, match="encoding must be one of uniform, activity, sqrt"):
         save_model(tmp_path / "x.npz", _net(), {}, precision="int16", encoding="cube")
     with pytest.raises(UsageError, match="compact"):
         save_model(tmp_path / "x.npz", _net(), {}, encoding="sqrt")
@@ -423,3 +423,91 @@ def test_compact_sqrt_damaged(tmp_path) -> None:
 
 def _meta_bytes(meta: dict) -> np.ndarray:
     return np.frombuffer(json.dumps(meta).encode("utf-8"), np.uint8)
+
+
+def _activity_reference(w: np.ndarray, use: np.ndarray, bits: int) -> list[float]:
+    """The "activity" scales written out block by block (see ``_activity_scales``)."""
+    from boardai.learn.model_file import BLOCK
+
+    blocks = range(0, len(w), BLOCK)
+    top = [max(abs(float(x)) for x in w[i : i + BLOCK]) for i in blocks]
+    u = [sum(abs(float(x)) for x in use[i : i + BLOCK]) for i in blocks]
+    held = [b for b, t in enumerate(top) if t > 0]
+    if not held:
+        return [1.0] * len(top)
+    positive = [u[b] for b in held if u[b] > 0]
+    least = min(positive) if positive else 1.0
+    u = [max(x, least) for x in u]
+    step = float(np.median([top[b] for b in held])) / (2 ** (bits - 1) - 1)
+    mid = float(np.median([u[b] for b in held]))
+    return [
+        float(np.float32(max(step * math.sqrt(mid / u[b]), top[b] / 32767))) if top[b] else 1.0
+        for b in range(len(top))
+    ]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    bits=st.sampled_from([2, 8, 11, 16]),
+    use=st.lists(st.sampled_from([0.0, 1e-3, 1.0, 7.0, 1e4]), min_size=17, max_size=17),
+    zero_blocks=st.sets(st.integers(0, 16), max_size=16),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_compact_activity_scales(
+    tmp_path_factory, bits: int, use: list, zero_blocks: set, seed: int
+) -> None:
+    """``encoding="activity"``: each block's scale is the median uniform scale of ``bits``
+    times sqrt(median use / the block's use), never finer than its largest / 32767 (checked
+    against the rule written out block by block); every weight moves by at most half its
+    block's scale, and the file is a uniform one (format version 2), so any reader of
+    version 2 reads it."""
+    from boardai.learn.model_file import BLOCK
+
+    net = NTupleNetwork.create("0123,45")  # 65,536 + 256 weights: 17 blocks, the last short
+    rng = np.random.default_rng(seed)
+    net.weights[:] = rng.standard_normal(net.weights.size) * 10.0 ** rng.integers(-2, 4)
+    for b in zero_blocks:
+        net.weights[b * BLOCK : (b + 1) * BLOCK] = 0
+    activity = np.repeat(np.array(use, np.float32) / BLOCK, BLOCK)[: net.weights.size]
+    path = tmp_path_factory.mktemp("act") / "c.npz"
+    save_model(path, net, {}, precision="int16", bits=bits, encoding="activity", activity=activity)
+    meta = read_meta(path)
+    assert meta["format_version"] == 2 and meta["weights_encoding"] == "int16-sparse"
+    assert meta["weights_scaled_by"] == "activity"
+    with np.load(path) as z:
+        scales = z["weights_scales"]
+    expect = _activity_reference(net.weights, activity, bits)
+    np.testing.assert_allclose(scales, expect, rtol=1e-5)
+    back = load_model(path, NTupleNetwork)[0].weights
+    bound = np.repeat(scales, BLOCK)[: back.size] / 2 + np.abs(net.weights) * 1e-6
+    assert (np.abs(back - net.weights) <= bound).all()
+
+
+def test_compact_activity(tmp_path) -> None:
+    """compact_model's "activity" steps come from the TC accumulators: the blocks training
+    updated most get the finest steps; without TC state it is refused."""
+    from boardai.learn.model_file import BLOCK, compact_model
+
+    trainer, full = _trained(tmp_path, tc=True)
+    meta, err = compact_model(full, tmp_path / "a.npz", NTupleNetwork, bits=8, encoding="activity")
+    assert meta["format_version"] == 2 and meta["weights_scaled_by"] == "activity"
+    use = np.add.reduceat(
+        trainer.tc[:, 1].astype(np.float64), np.arange(0, trainer.tc.shape[0], BLOCK)
+    )
+    top = np.maximum.reduceat(
+        np.abs(trainer.network.weights), np.arange(0, use.size * BLOCK, BLOCK)
+    )
+    with np.load(tmp_path / "a.npz") as z:
+        scales = z["weights_scales"]
+    held = (top > 0) & (use > 0)
+    relative = scales[held] / top[held]  # finer (smaller) where training updated more
+    order = np.argsort(use[held])
+    assert relative[order[-1]] < relative[order[0]]
+    back = load_model(tmp_path / "a.npz", NTupleNetwork)[0].weights
+    assert float(np.abs(back - trainer.network.weights).max()) == err
+    (tmp_path / "no_tc").mkdir()
+    _, no_tc = _trained(tmp_path / "no_tc")
+    with pytest.raises(UsageError, match=r"no TC state.*activity"):
+        compact_model(no_tc, tmp_path / "e.npz", NTupleNetwork, encoding="activity")
+    with pytest.raises(UsageError, match="activity"):
+        save_model(tmp_path / "x.npz", _net(), {}, precision="int16", encoding="activity")

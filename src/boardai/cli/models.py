@@ -92,7 +92,7 @@ def register(app: Any) -> None:
         examples=(
             "boardai models compact full.npz models/2048-ntuple.npz\n"
             "boardai models compact full.npz models/2048-ntuple.npz --bits 11 --drop-untouched\n"
-            "boardai models compact full.npz small.npz --bits 10 --encoding sqrt --drop-untouched\n"
+            "boardai models compact full.npz c.npz --bits 9 --drop-untouched --encoding activity\n"
             "boardai models compact full.npz models/2048-ntuple.npz --bits 12 --keep-training"
         ),
         description=(
@@ -103,9 +103,9 @@ def register(app: Any) -> None:
             "in two bytes a weight and the restart pools, so that training resumed from the\n"
             "file goes on as from the full one. It prints the size and sha256 for the manifest.\n"
             "--bits below 16 rounds the weights coarser for a smaller file, and\n"
-            "--drop-untouched stores none of the weights TC never updated; --encoding sqrt\n"
-            "stores square roots (a weight is scale * q * |q|), finer steps for the small\n"
-            "weights beside a block's largest: measure the result on the card's games\n"
+            "--drop-untouched stores none of the weights TC never updated; --encoding\n"
+            "activity gives finer steps to the blocks training updated most (the games look\n"
+            "them up most), coarser to the others: measure the result on the card's games\n"
             "before shipping it (docs/tour/models.md)."
         ),
     )
@@ -120,10 +120,13 @@ def register(app: Any) -> None:
     )
     p.add_argument(
         "--encoding",
-        choices=("uniform", "sqrt"),
+        choices=("uniform", "activity", "sqrt"),
         default="uniform",
-        help="uniform: a weight is its code times its block's scale (format version 2, "
-        "the default); sqrt: the code is its square root, the weight scale * q * |q| "
+        help="uniform: a weight is its code times its block's scale, the largest / "
+        "(2^(bits-1) - 1) (format version 2; the default); activity: the same codes, each "
+        "block's scale that of --bits for a block that training updated a median amount, "
+        "times sqrt(median / the block's), never finer than 16 bits (version 2 too; SRC "
+        "must hold TC state); sqrt: the code is its square root, the weight scale * q * |q| "
         "(version 3: finer steps for small weights, twice as coarse at the largest)",
     )
     p.add_argument(

@@ -59,8 +59,14 @@ FORMAT_VERSION = 3
 PRECISIONS = ("float32", "int16")
 #: The compact encodings (``save_model``'s ``encoding``): the ``weights_encoding`` each writes
 #: and the format version it needs. ``"uniform"``: a weight is its int16 code times its block's
-#: scale; ``"sqrt"``: the code is the square root, the weight ``scale * q * |q|``.
-ENCODINGS = {"uniform": ("int16-sparse", 2), "sqrt": ("int16-sparse-sqrt", 3)}
+#: scale; ``"activity"``: the same codes, each block's scale set by how much training updated
+#: it (see :func:`_activity_scales`); ``"sqrt"``: the code is the square root, the weight
+#: ``scale * q * |q|``.
+ENCODINGS = {
+    "uniform": ("int16-sparse", 2),
+    "activity": ("int16-sparse", 2),
+    "sqrt": ("int16-sparse-sqrt", 3),
+}
 #: Weights per scale in the compact format.
 BLOCK = 4096
 #: The fewest bits a compact weight may have.
@@ -108,6 +114,7 @@ def save_model(
     precision: str = "float32",
     bits: int = 16,
     encoding: str = "uniform",
+    activity: np.ndarray | None = None,
 ) -> None:
     """Write ``network`` (+ ``meta`` JSON and ``extra`` arrays) to ``path`` atomically.
 
@@ -115,6 +122,8 @@ def save_model(
     levels of its block (see :func:`_quantise`): multiples of the block's scale with
     ``encoding="uniform"`` (version 2), ``scale * q * |q|`` with ``"sqrt"`` (version 3: finer
     steps for the small weights, coarser for the largest); float32 writes version 1.
+    ``"activity"`` (version 2, read as uniform) takes ``activity``, how much training updated
+    each weight (TC's accumulator of absolute changes): see :func:`_activity_scales`.
     """
     if precision not in PRECISIONS:
         raise UsageError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
@@ -124,15 +133,22 @@ def save_model(
         raise UsageError(f"encoding must be one of {', '.join(ENCODINGS)}, got {encoding!r}")
     if (bits != 16 or encoding != "uniform") and precision != "int16":
         raise UsageError("bits and encoding set the precision of compact (int16) weights only")
+    if (activity is not None) != (encoding == "activity"):
+        raise UsageError('the "activity" encoding, and it only, takes the weights\' activity')
+    if activity is not None and activity.shape != network.weights.shape:
+        raise UsageError(f"activity must have the weights' shape {network.weights.shape}")
     record = dict(meta or {})
-    for key in ("weights_encoding", "weights_block", "weights_bits"):
+    for key in ("weights_encoding", "weights_block", "weights_bits", "weights_scaled_by"):
         record.pop(key, None)
     weights: dict[str, np.ndarray] = {"weights": network.weights}
     version = 1
     if precision == "int16":
-        weights = _quantise(network.weights, bits, encoding)
+        scales = None if activity is None else _activity_scales(network.weights, activity, bits)
+        weights = _quantise(network.weights, bits, encoding, scales)
         name, version = ENCODINGS[encoding]
         record.update(weights_encoding=name, weights_block=BLOCK)
+        if scales is not None:  # for the reader's information: it decodes as uniform
+            record.update(weights_scaled_by="activity")
         if bits != 16:
             record.update(weights_bits=bits)
     record.update(
@@ -165,7 +181,10 @@ def _savez(f: Any, compression: int, compresslevel: int | None = None, **arrays:
 
 
 def _quantise(
-    weights: np.ndarray, bits: int = 16, encoding: str = "uniform"
+    weights: np.ndarray,
+    bits: int = 16,
+    encoding: str = "uniform",
+    scales: np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
     """The compact arrays: ``weights_scales`` (one per block of :data:`BLOCK` weights),
     ``weights_mask`` (a bitmap of the weights whose code is not zero) and ``weights_values``
@@ -178,11 +197,13 @@ def _quantise(
     at most ``sqrt(|w| * scale) + scale / 2``: a block's small weights keep finer steps than
     uniform ones beside its largest (twice as coarse there). Fewer ``bits`` make fewer
     distinct values, which compress better: a smaller file in the same format
-    (docs/tour/models.md has sizes and strengths)."""
+    (docs/tour/models.md has sizes and strengths). Given ``scales`` (uniform codes; each at
+    least its block's largest / 32767, so that the codes fit int16), the blocks take those."""
     top_value = 2 ** (bits - 1) - 1
     if not np.isfinite(weights).all():
         raise UsageError("the network has weights that are not finite numbers")
     n = weights.size
+    given = scales
     scales = np.ones(-(-n // BLOCK), np.float32)
     q = np.zeros(n, np.int16)
     for start in range(0, n, _CHUNK):  # a chunk at a time: big networks need no big copies
@@ -196,6 +217,8 @@ def _quantise(
             codes = _sqrt_codes(blocks, scale, top_value)
         else:
             scale = np.where(top > 0, top / top_value, 1.0).astype(np.float32)
+            if given is not None:
+                scale = given[start // BLOCK : start // BLOCK + k]
             codes = np.rint(blocks / scale[:, None])
         q[start : start + part.size] = codes.reshape(-1)[: part.size]
         scales[start // BLOCK : start // BLOCK + k] = scale
@@ -205,6 +228,38 @@ def _quantise(
         "weights_mask": np.packbits(nonzero),
         "weights_values": q[nonzero],
     }
+
+
+def _activity_scales(weights: np.ndarray, activity: np.ndarray, bits: int) -> np.ndarray:
+    """Each block's scale for the ``"activity"`` encoding: ``s * sqrt(u / u_b)``, where
+    ``u_b`` is the block's summed ``activity`` (how much training changed its weights, so how
+    often games look them up), ``u`` its median over the blocks with weights, and ``s`` the
+    median of the uniform scales of ``bits`` (largest / (2**(bits-1) - 1)); never finer than
+    the block's largest / 32767 (the codes fit int16), 1 for a block of zeros.
+
+    A weight's error costs in proportion to how often play looks it up, and a step ``d`` costs
+    about ``d²`` in error against ``-log2 d`` bits a weight: steps in proportion to
+    ``1 / sqrt(use)`` spend the bits where they buy the most (docs/tour/models.md measures it:
+    at the size of uniform 12 bits, a fifth of the changed moves). A block no game updated
+    (``u_b`` 0) takes the steps of the least updated one."""
+    n_blocks = -(-weights.size // BLOCK)
+    top = np.zeros(n_blocks, np.float64)
+    use = np.zeros(n_blocks, np.float64)
+    for start in range(0, weights.size, _CHUNK):
+        part = slice(start, start + _CHUNK)
+        first = start // BLOCK
+        starts = np.arange(0, weights[part].size, BLOCK)
+        top[first : first + starts.size] = np.maximum.reduceat(np.abs(weights[part]), starts)
+        use[first : first + starts.size] = np.add.reduceat(
+            np.abs(activity[part]).astype(np.float64), starts
+        )
+    held = top > 0
+    if not held.any():
+        return np.ones(n_blocks, np.float32)
+    use = np.maximum(use, use[held & (use > 0)].min() if (held & (use > 0)).any() else 1.0)
+    step = float(np.median(top[held])) / (2 ** (bits - 1) - 1)
+    scale = np.maximum(step * np.sqrt(float(np.median(use[held])) / use), top / 32767)
+    return np.where(held, scale, 1.0).astype(np.float32)
 
 
 def _sqrt_codes(blocks: np.ndarray, scale: np.ndarray, top_value: int) -> np.ndarray:
@@ -238,7 +293,9 @@ def compact_model(
     small enough to commit, where the full file's float32 accumulators take eight bytes a
     weight.
 
-    ``drop_untouched`` also writes as zero every weight that temporal coherence never updated
+    ``encoding="activity"`` sets each block's step by TC's accumulator of absolute changes
+    (:func:`_activity_scales`), so ``src`` must hold TC state, as for ``drop_untouched``, which
+    also writes as zero every weight that temporal coherence never updated
     (its accumulator of absolute changes is 0: no training game since TC's accumulators started
     looked it up), fewer weights to store; ``src`` must then hold TC state.
 
@@ -268,16 +325,20 @@ def compact_model(
                 if "tc_e" in names:
                     kept.update(tc_pack(tc_state(network.weights.size, _tc_of(z, names))))
                 dropped = []
-            tc_a = z[names["tc_a"]] if drop_untouched and "tc_a" in names else None
+            by_use = encoding == "activity"
+            tc_a = z[names["tc_a"]] if (drop_untouched or by_use) and "tc_a" in names else None
         except (KeyError, ValueError, OSError, EOFError, zipfile.BadZipFile) as e:
             why = f"damaged model file ({type(e).__name__}: {e})"
             raise ModelFileError(src, why) from None
+        if (drop_untouched or by_use) and (tc_a is None or tc_a.shape != network.weights.shape):
+            raise UsageError(
+                f"{os.fspath(src)}: no TC state (a training file of --tc) to tell which "
+                "weights were "
+                + ("never updated" if drop_untouched else "updated how much (--encoding activity)")
+            )
+        activity = tc_a if by_use else None
         if drop_untouched:
-            if tc_a is None or tc_a.shape != network.weights.shape:
-                raise UsageError(
-                    f"{os.fspath(src)}: no TC state (a training file of --tc) to tell which "
-                    "weights were never updated"
-                )
+            assert tc_a is not None
             touched = tc_a != 0
             del tc_a
             untouched = int(np.count_nonzero(network.weights[~touched]))
@@ -298,7 +359,10 @@ def compact_model(
         )
     if drop_untouched:
         meta["compacted"]["untouched_zeroed"] = untouched
-    save_model(dst, network, meta, kept, precision="int16", bits=bits, encoding=encoding)
+    save_model(
+        dst, network, meta, kept, precision="int16", bits=bits, encoding=encoding, activity=activity
+    )
+    del activity
     back, written, _ = load_model(dst, network_type)
     change = 0.0
     for start in range(0, full.size, _CHUNK):
@@ -398,7 +462,7 @@ def _weights(z: Any, meta: dict[str, Any], size: int) -> np.ndarray:
             raise ValueError("the int16 weights do not fit their bitmap")
         scale = np.repeat(scales[start // block : -(-(start + part.size) // block)], block)
         codes = values[taken : taken + n]
-        if squared:  # q * |q| in int32, exact; as float32, exact up to 2^24 (12 bits)
+        if squared:  # q * |q| in int32, exact; as float32, exact to 13 bits (4095² < 2^24)
             wide = codes.astype(np.int32)
             part[where] = (wide * np.abs(wide)).astype(np.float32) * scale[: part.size][where]
         else:
