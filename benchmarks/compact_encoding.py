@@ -3,14 +3,14 @@
 Compacts FULL (a 2048 n-tuple training file) with each ``ENCODING:BITS`` variant into a
 temporary folder (as ``boardai models compact``), and prints for each: the file's size, the
 seconds to write and to load it, the mean and largest absolute change of the non-zero weights
-it keeps (all but those ``--drop-untouched`` drops) and their mean relative change, and the share of positions where its 1-ply move differs from
-the full network's, on the positions of ``--games`` games the full network plays
-(``compact_agreement.py``'s games). The deciding figure is strength: ``boardai 2048 bench
-ntuple --model C.npz --episodes 0 --games 10000 --seed 2024`` (and 2025) on the files kept
-with ``--keep DIR``.
+it keeps (all but those ``--drop-untouched`` drops) and their mean relative change, and the
+share of positions where its 1-ply move differs from the full network's, on the positions of
+``--games`` games the full network plays (``compact_agreement.py``'s games). The deciding
+figure is strength: ``boardai 2048 bench ntuple --model C.npz --episodes 0 --games 10000
+--seed 2024`` (and 2025) on the files kept with ``--keep DIR``.
 
     python benchmarks/compact_encoding.py FULL.npz --drop-untouched --games 30 --seed 7 \\
-        --variants uniform:12,uniform:11,uniform:10,sqrt:11,sqrt:10,sqrt:9
+        --variants uniform:12,uniform:11,uniform:10,sqrt:11,sqrt:10,activity:9,activity:8
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def _variants(text: str) -> list[tuple[str, int]]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("full")
-    ap.add_argument("--variants", type=_variants, default=_variants("uniform:11,sqrt:10"))
+    ap.add_argument("--variants", type=_variants, default=_variants("uniform:12,activity:9"))
     ap.add_argument("--drop-untouched", action="store_true")
     ap.add_argument("--games", type=int, default=30)
     ap.add_argument("--seed", type=int, default=7)

@@ -293,11 +293,10 @@ def compact_model(
     small enough to commit, where the full file's float32 accumulators take eight bytes a
     weight.
 
-    ``encoding="activity"`` sets each block's step by TC's accumulator of absolute changes
-    (:func:`_activity_scales`), so ``src`` must hold TC state, as for ``drop_untouched``, which
-    also writes as zero every weight that temporal coherence never updated
+    ``drop_untouched`` also writes as zero every weight that temporal coherence never updated
     (its accumulator of absolute changes is 0: no training game since TC's accumulators started
-    looked it up), fewer weights to store; ``src`` must then hold TC state.
+    looked it up), fewer weights to store; ``encoding="activity"`` sets each block's step by
+    those accumulators (:func:`_activity_scales`). Either needs TC state in ``src``.
 
     Returns:
         the metadata written, and the largest absolute change of a weight that is kept.
