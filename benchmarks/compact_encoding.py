@@ -10,7 +10,7 @@ figure is strength: ``boardai 2048 bench ntuple --model C.npz --episodes 0 --gam
 --seed 2024`` (and 2025) on the files kept with ``--keep DIR``.
 
     python benchmarks/compact_encoding.py FULL.npz --drop-untouched --games 30 --seed 7 \\
-        --variants uniform:12,uniform:11,uniform:10,sqrt:11,sqrt:10,activity:9,activity:8
+        --variants uniform:12,uniform:11,uniform:10,activity:10,activity:9,activity:8
 """
 
 from __future__ import annotations

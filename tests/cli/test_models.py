@@ -101,41 +101,36 @@ def test_compact(shop: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_compact_encoding(shop: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """--encoding sqrt writes square-root codes (format version 3), uniform (the default)
-    version 2, activity version 2 with its steps from the TC state it needs; another name is
-    refused by argparse."""
+    """--encoding activity writes the compact format (version 2) with its steps from the TC
+    state it needs: finer in the blocks training updated most; another name is refused."""
     from boardai.g2048.ntuple import NTupleNetwork
     from boardai.g2048.train.trainer import TrainConfig, Trainer
     from boardai.learn.model_file import load_model, read_meta
 
-    trainer = Trainer(TrainConfig(patterns="0123", alpha=1.0))
-    trainer.train(20)
+    Trainer(TrainConfig(patterns="0123,4567", alpha=1.0)).save(shop / "plain.npz")
+    activity = ["models", "compact", str(shop / "plain.npz"), str(shop / "a.npz")]
+    assert main([*activity, "--encoding", "activity"]) == 2  # trained without TC
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "no TC state" in err
+    trainer = Trainer(TrainConfig(patterns="0123,4567", alpha=1.0, tc=True))
+    trainer.train(30)
     trainer.save(shop / "full.npz")
     compact = ["models", "compact", str(shop / "full.npz")]
-    assert main([*compact, str(shop / "s.npz"), "--bits", "10", "--encoding", "sqrt"]) == 0
-    assert main([*compact, str(shop / "u.npz"), "--bits", "10"]) == 0
+    assert main([*compact, str(shop / "a.npz"), "--bits", "9", "--encoding", "activity"]) == 0
+    assert main([*compact, str(shop / "u.npz"), "--bits", "9"]) == 0
     capsys.readouterr()
-    meta = read_meta(shop / "s.npz")
-    assert meta["weights_encoding"] == "int16-sparse-sqrt" and meta["format_version"] == 3
-    assert read_meta(shop / "u.npz")["weights_encoding"] == "int16-sparse"
+    meta = read_meta(shop / "a.npz")
+    assert meta["weights_scaled_by"] == "activity" and meta["format_version"] == 2
+    assert "weights_scaled_by" not in read_meta(shop / "u.npz")
     w = trainer.network.weights
-    s = load_model(shop / "s.npz", NTupleNetwork)[0].weights
+    a = load_model(shop / "a.npz", NTupleNetwork)[0].weights
     u = load_model(shop / "u.npz", NTupleNetwork)[0].weights
-    assert w.any() and not np.array_equal(s, u)
-    assert np.abs(s - w).mean() < np.abs(u - w).mean()  # small weights: finer steps
+    busiest = np.argmax(np.add.reduceat(trainer.tc[:, 1], np.arange(0, w.size, 4096)))
+    part = slice(busiest * 4096, (busiest + 1) * 4096)
+    assert np.abs(a - w)[part].max() < np.abs(u - w)[part].max()  # finer where most updated
     with pytest.raises(SystemExit) as e:
         main([*compact, str(shop / "x.npz"), "--encoding", "cube"])
     assert e.value.code == 2 and "invalid choice: 'cube'" in capsys.readouterr().err
-    activity = [*compact, str(shop / "a.npz"), "--encoding", "activity"]
-    assert main(activity) == 2  # full.npz was trained without TC
-    err = capsys.readouterr().err.strip()
-    assert err.count("\n") == 0 and "no TC state" in err
-    trainer = Trainer(TrainConfig(patterns="0123", alpha=1.0, tc=True))
-    trainer.train(20)
-    trainer.save(shop / "full.npz")
-    assert main([*activity, "--bits", "9"]) == 0
-    meta = read_meta(shop / "a.npz")
-    assert meta["weights_scaled_by"] == "activity" and meta["format_version"] == 2
 
 
 @pytest.fixture

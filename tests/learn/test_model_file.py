@@ -268,96 +268,7 @@ def test_compact_keeps_training_state(tmp_path) -> None:
     assert (tmp_path / "p.npz").stat().st_size < (tmp_path / "k.npz").stat().st_size
 
 
-def _sqrt_reference(w: np.ndarray, bits: int) -> tuple[list[float], float]:
-    """The "sqrt" rule written out weight by weight for one block: (each weight's nearest level
-    ``s * q * |q|``, ``q`` in ``-M..M``, ties to the smaller ``|q|``; and ``s``), where ``s`` is
-    the block's largest absolute weight / M²."""
-    top_value = 2 ** (bits - 1) - 1
-    top = max(abs(float(x)) for x in w)
-    s = float(np.float32(top / top_value**2)) if top else 1.0
-    levels = []
-    for x in w:
-        near = int(math.sqrt(abs(float(x)) / s))
-        best = min(
-            (q for q in (near - 1, near, near + 1, near + 2) if 0 <= q <= top_value),
-            key=lambda q: (abs(abs(float(x)) - q * q * s), q),
-        )
-        levels.append(math.copysign(float(np.float32(best * best) * np.float32(s)), float(x)))
-    return levels, s
-
-
-@settings(max_examples=60, deadline=None)
-@given(
-    bits=st.sampled_from([2, 3, 8, 10, 11, 12, 16]),
-    head=st.lists(st.floats(-1e5, 1e5, width=32), min_size=1, max_size=200),
-    seed=st.integers(0, 2**32 - 1),
-)
-def test_compact_sqrt_nearest_level(tmp_path_factory, bits: int, head: list, seed: int) -> None:
-    """``encoding="sqrt"``: each weight becomes the nearest level ``s * q * |q|`` of its block
-    (s = the block's largest / M², M = 2^(bits-1) - 1), so it moves by at most
-    ``s * (floor(sqrt(|w| / s)) + 1/2) <= sqrt(|w| * s) + s / 2``: checked against the rule
-    written out weight by weight, on a first block that hypothesis fills and on the last one,
-    cut short."""
-    from boardai.learn.model_file import BLOCK
-
-    net = NTupleNetwork.create("0123,45")  # 65,536 + 256 weights: 17 blocks, the last short
-    rng = np.random.default_rng(seed)
-    hit = rng.choice(net.weights.size, 3_000, replace=False)
-    net.weights[hit] = (
-        rng.standard_normal(hit.size) * 10.0 ** rng.integers(-2, 5, hit.size)
-    ).astype(np.float32)
-    net.weights[: len(head)] = head
-    path = tmp_path_factory.mktemp("sqrt") / "c.npz"
-    save_model(path, net, {}, precision="int16", bits=bits, encoding="sqrt")
-    back = load_model(path, NTupleNetwork)[0].weights
-    meta = read_meta(path)
-    assert meta["format_version"] == 3 and meta["weights_encoding"] == "int16-sparse-sqrt"
-    w = net.weights
-    for b in (0, w.size // BLOCK):
-        block, got = w[b * BLOCK : (b + 1) * BLOCK], back[b * BLOCK : (b + 1) * BLOCK]
-        expect, s = _sqrt_reference(block, bits)
-        err, best = np.abs(got - block), np.abs(np.array(expect) - block)
-        rounding = np.abs(block) * 1e-6 + 1e-30  # float32's, in the levels and the weights
-        assert (err <= best + rounding).all()  # no level is nearer
-        bound = s * (np.floor(np.sqrt(np.abs(block) / s)) + 0.5)
-        assert (err <= bound + rounding).all()
-        assert (err <= np.sqrt(np.abs(block) * s) + s / 2 + rounding).all()
-        assert not got[block == 0].any() and (np.sign(got) * np.sign(block) >= 0).all()
-
-
-def test_compact_sqrt_round_trip(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A "sqrt" compact file (format version 3) plays and resumes like a uniform one, with finer
-    steps for small weights; a reader of version 2 refuses it rather than misread it."""
-    from boardai.learn import model_file
-    from boardai.learn.model_file import compact_model
-
-    trainer, full = _trained(tmp_path, tc=True)
-    w = trainer.network.weights
-    meta, err = compact_model(full, tmp_path / "s.npz", NTupleNetwork, bits=10, encoding="sqrt")
-    compact_model(full, tmp_path / "u.npz", NTupleNetwork, bits=10)
-    assert meta["format_version"] == 3 and meta["weights_encoding"] == "int16-sparse-sqrt"
-    assert read_meta(tmp_path / "u.npz")["format_version"] == 2
-    sq = load_model(tmp_path / "s.npz", NTupleNetwork)[0].weights
-    un = load_model(tmp_path / "u.npz", NTupleNetwork)[0].weights
-    assert float(np.abs(sq - w).max()) == err and sq.dtype == np.float32
-    small = (w != 0) & (np.abs(w) < np.abs(w).max() / 16)
-    assert small.sum() > 100
-    assert np.abs(sq - w)[small].mean() < np.abs(un - w)[small].mean() / 2
-    compact_model(
-        full, tmp_path / "k.npz", NTupleNetwork, bits=10, encoding="sqrt", keep_training=True
-    )
-    from boardai.g2048.train.trainer import Trainer
-
-    resumed = Trainer.load(tmp_path / "k.npz")
-    np.testing.assert_array_equal(resumed.network.weights, sq)
-    assert (resumed.tc[:, 1] > 0).any()
-    monkeypatch.setattr(model_file, "FORMAT_VERSION", 2)  # a reader of compact version 2
-    with pytest.raises(ModelFileError, match=r"s\.npz: model format 3 is newer than this"):
-        load_model(tmp_path / "s.npz", NTupleNetwork)
-    load_model(tmp_path / "u.npz", NTupleNetwork)
-
-
-UNIFORM_V2 = {  # float32 weights of files written before the "sqrt" encoding: sha256
+UNIFORM_V2 = {  # float32 weights of files written before the "activity" encoding: sha256
     11: "355a513db2ac5695d7e656155732c01ed0cfd5b008eb94ae33106c58fc697c57",
     16: "83f121a164389845e245e54cf5e800bae91de90f453903446be5a0e0d9bd2201",
 }
@@ -365,8 +276,9 @@ UNIFORM_V2 = {  # float32 weights of files written before the "sqrt" encoding: s
 
 @pytest.mark.parametrize("bits", sorted(UNIFORM_V2))
 def test_uniform_files_written_before_load_the_same(tmp_path, bits: int) -> None:
-    """Uniform compact files (version 2) written before there was another encoding load to the
-    same float32 weights, and a uniform file written now holds the same arrays."""
+    """Uniform compact files (version 2) written before there was another encoding (by commit
+    86e8b49's code) load to the same float32 weights, and a uniform file written now holds the
+    same arrays."""
     import hashlib
     from pathlib import Path
 
@@ -392,12 +304,12 @@ def test_uniform_files_written_before_load_the_same(tmp_path, bits: int) -> None
     }
 
 
-def test_compact_sqrt_damaged(tmp_path) -> None:
-    """Damaged "sqrt" arrays are refused as one line naming the file."""
+def test_compact_activity_damaged(tmp_path) -> None:
+    """Damaged arrays of an "activity" file are refused as one line naming the file."""
     from boardai.learn.model_file import compact_model
 
-    _, full = _trained(tmp_path)
-    compact_model(full, tmp_path / "c.npz", NTupleNetwork, bits=11, encoding="sqrt")
+    _, full = _trained(tmp_path, tc=True)
+    compact_model(full, tmp_path / "c.npz", NTupleNetwork, bits=9, encoding="activity")
     with np.load(tmp_path / "c.npz") as z:
         arrays = {k: z[k] for k in z.files}
     meta = json.loads(bytes(arrays["meta"]).decode())
@@ -415,10 +327,10 @@ def test_compact_sqrt_damaged(tmp_path) -> None:
         with pytest.raises(ModelFileError, match=rf"{name}: damaged model file.*{why}") as e:
             load_model(tmp_path / name, NTupleNetwork)
         assert "\n" not in str(e.value)
-    with pytest.raises(UsageError, match="encoding must be one of uniform, activity, sqrt"):
+    with pytest.raises(UsageError, match="encoding must be one of uniform, activity"):
         save_model(tmp_path / "x.npz", _net(), {}, precision="int16", encoding="cube")
     with pytest.raises(UsageError, match="compact"):
-        save_model(tmp_path / "x.npz", _net(), {}, encoding="sqrt")
+        save_model(tmp_path / "x.npz", _net(), {}, encoding="activity")
 
 
 def _meta_bytes(meta: dict) -> np.ndarray:

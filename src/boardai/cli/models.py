@@ -115,19 +115,18 @@ def register(app: Any) -> None:
         "--bits",
         type=_bits,
         default=16,
-        help="bits a weight: codes -M..M, M = 2^(bits-1) - 1; uniform makes each block's "
-        "weights multiples of its largest / M (default 16: / 32767)",
+        help="bits a weight: uniform makes each block's weights multiples of its largest / "
+        "(2^(bits-1) - 1) (default 16: / 32767); activity takes its median step from it",
     )
     p.add_argument(
         "--encoding",
-        choices=("uniform", "activity", "sqrt"),
+        choices=("uniform", "activity"),  # model_file.ENCODINGS, without importing numpy
         default="uniform",
-        help="uniform: a weight is its code times its block's scale, the largest / "
-        "(2^(bits-1) - 1) (format version 2; the default); activity: the same codes, each "
-        "block's scale that of --bits for a block that training updated a median amount, "
-        "times sqrt(median / the block's), never finer than 16 bits (version 2 too; SRC "
-        "must hold TC state); sqrt: the code is its square root, the weight scale * q * |q| "
-        "(version 3: finer steps for small weights, twice as coarse at the largest)",
+        help="uniform (the default): each block's weights are multiples of its largest / "
+        "(2^(bits-1) - 1); activity: multiples of a step that is --bits' for a block that "
+        "training updated a median amount (by its TC accumulators), times sqrt(median / the "
+        "block's), never finer than 16 bits: finer steps where games look weights up most "
+        "(SRC must hold TC state; the same format, any boardai reads it)",
     )
     p.add_argument(
         "--drop-untouched",

@@ -16,10 +16,10 @@ non-zero weights and their values, compressed with LZMA (deflate for the full fi
 training rewrites every few minutes). That is under half of full precision's size, and it plays
 the same move but for one in 4,000 (docs/tour/models.md has the measurement; a scale per table
 changed twice as many moves, float16 ten times as many). Fewer ``bits`` a weight (the largest
-weight / 4095 for 13) make a smaller file in the same format. The ``"sqrt"`` encoding (format
-version 3) stores square roots instead, the weight ``scale * q * |q|``: finer steps for a
-block's small weights, coarser for its largest. Loading gives float32 weights either way, so a
-compact file plays and resumes training like any other.
+weight / 4095 for 13) make a smaller file in the same format, and so does the ``"activity"``
+encoding, steps that are finer in the blocks that training updated most, coarser in the others.
+Loading gives float32 weights either way, so a compact file plays and resumes training like any
+other.
 
 Older files stay readable: a ``boardai-ntuple`` file that names no game is a 2048 network
 (the format was 2048's alone then), and Othello networks had a format of their own,
@@ -52,21 +52,15 @@ from boardai.atomic import atomic_write
 from boardai.errors import ModelFileError, UsageError
 
 FORMAT = "boardai-ntuple"
-#: The newest format this module reads: 1 full precision, 2 compact (int16 weights per block),
-#: 3 compact with square-root codes (a reader of version 2 would take them for uniform ones).
-FORMAT_VERSION = 3
+#: The newest format this module reads: 1 full precision, 2 compact (int16 weights per block).
+FORMAT_VERSION = 2
 #: Weight encodings: full precision, or int16 per block, sparse (the compact format).
 PRECISIONS = ("float32", "int16")
-#: The compact encodings (``save_model``'s ``encoding``): the ``weights_encoding`` each writes
-#: and the format version it needs. ``"uniform"``: a weight is its int16 code times its block's
-#: scale; ``"activity"``: the same codes, each block's scale set by how much training updated
-#: it (see :func:`_activity_scales`); ``"sqrt"``: the code is the square root, the weight
-#: ``scale * q * |q|``.
-ENCODINGS = {
-    "uniform": ("int16-sparse", 2),
-    "activity": ("int16-sparse", 2),
-    "sqrt": ("int16-sparse-sqrt", 3),
-}
+#: The compact encodings (``save_model``'s ``encoding``), both int16 codes times their block's
+#: scale (``weights_encoding`` ``"int16-sparse"``, version 2): ``"uniform"``, the scale of the
+#: block's largest weight; ``"activity"``, a scale set by how much training updated the block
+#: (see :func:`_activity_scales`).
+ENCODINGS = ("uniform", "activity")
 #: Weights per scale in the compact format.
 BLOCK = 4096
 #: The fewest bits a compact weight may have.
@@ -118,12 +112,11 @@ def save_model(
 ) -> None:
     """Write ``network`` (+ ``meta`` JSON and ``extra`` arrays) to ``path`` atomically.
 
-    ``precision="int16"`` writes the compact format, each weight one of ``2**bits - 1``
-    levels of its block (see :func:`_quantise`): multiples of the block's scale with
-    ``encoding="uniform"`` (version 2), ``scale * q * |q|`` with ``"sqrt"`` (version 3: finer
-    steps for the small weights, coarser for the largest); float32 writes version 1.
-    ``"activity"`` (version 2, read as uniform) takes ``activity``, how much training updated
-    each weight (TC's accumulator of absolute changes): see :func:`_activity_scales`.
+    ``precision="int16"`` writes the compact format (version 2), each weight a multiple of
+    its block's scale (see :func:`_quantise`): with ``encoding="uniform"``, one of the
+    ``2**bits - 1`` multiples of its largest / (2**(bits-1) - 1); with ``"activity"``, scales
+    set by ``activity``, how much training updated each weight (TC's accumulator of absolute
+    changes; see :func:`_activity_scales`). float32 writes version 1.
     """
     if precision not in PRECISIONS:
         raise UsageError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
@@ -141,19 +134,17 @@ def save_model(
     for key in ("weights_encoding", "weights_block", "weights_bits", "weights_scaled_by"):
         record.pop(key, None)
     weights: dict[str, np.ndarray] = {"weights": network.weights}
-    version = 1
     if precision == "int16":
         scales = None if activity is None else _activity_scales(network.weights, activity, bits)
-        weights = _quantise(network.weights, bits, encoding, scales)
-        name, version = ENCODINGS[encoding]
-        record.update(weights_encoding=name, weights_block=BLOCK)
-        if scales is not None:  # for the reader's information: it decodes as uniform
+        weights = _quantise(network.weights, bits, scales)
+        record.update(weights_encoding="int16-sparse", weights_block=BLOCK)
+        if scales is not None:  # for people reading the metadata: it decodes as uniform
             record.update(weights_scaled_by="activity")
         if bits != 16:
             record.update(weights_bits=bits)
     record.update(
         format=FORMAT,
-        format_version=version,
+        format_version=2 if precision == "int16" else 1,
         boardai_version=__version__,
         game=network.GAME,
         **network.layout(),
@@ -181,30 +172,22 @@ def _savez(f: Any, compression: int, compresslevel: int | None = None, **arrays:
 
 
 def _quantise(
-    weights: np.ndarray,
-    bits: int = 16,
-    encoding: str = "uniform",
-    scales: np.ndarray | None = None,
+    weights: np.ndarray, bits: int = 16, scales: np.ndarray | None = None
 ) -> dict[str, np.ndarray]:
-    """The compact arrays: ``weights_scales`` (one per block of :data:`BLOCK` weights),
-    ``weights_mask`` (a bitmap of the weights whose code is not zero) and ``weights_values``
-    (those int16 codes, in order), for the codes ``-M..M``, ``M = 2**(bits-1) - 1``.
+    """The compact arrays: ``weights_scales`` (one per block of :data:`BLOCK` weights: the
+    block's largest absolute weight / (2**(bits-1) - 1), 32767 for 16 bits, unless ``scales``
+    gives them), ``weights_mask`` (a bitmap of the weights that are not zero as int16) and
+    ``weights_values`` (those int16 weights, in order).
 
-    ``"uniform"``: the scale is the block's largest absolute weight / M, a weight's code the
-    nearest multiple: it moves by at most half the scale. ``"sqrt"``: the scale is the
-    largest / M², a weight ``w`` becomes the nearest of the levels ``scale * q * |q|``: it
-    moves by at most half the gap around it, ``scale * (floor(sqrt(|w| / scale)) + 1/2)``, so
-    at most ``sqrt(|w| * scale) + scale / 2``: a block's small weights keep finer steps than
-    uniform ones beside its largest (twice as coarse there). Fewer ``bits`` make fewer
-    distinct values, which compress better: a smaller file in the same format
-    (docs/tour/models.md has sizes and strengths). Given ``scales`` (uniform codes; each at
-    least its block's largest / 32767, so that the codes fit int16), the blocks take those."""
+    A weight moves by at most half its block's scale. Fewer ``bits`` make fewer distinct
+    values, which compress better: a smaller file in the same format (docs/tour/models.md has
+    sizes and strengths). Given ``scales`` must be at least each block's largest / 32767, so
+    that the codes fit int16."""
     top_value = 2 ** (bits - 1) - 1
     if not np.isfinite(weights).all():
         raise UsageError("the network has weights that are not finite numbers")
     n = weights.size
-    given = scales
-    scales = np.ones(-(-n // BLOCK), np.float32)
+    out = np.ones(-(-n // BLOCK), np.float32)
     q = np.zeros(n, np.int16)
     for start in range(0, n, _CHUNK):  # a chunk at a time: big networks need no big copies
         part = weights[start : start + _CHUNK]
@@ -212,19 +195,14 @@ def _quantise(
         blocks = np.zeros((k, BLOCK), np.float32)
         blocks.reshape(-1)[: part.size] = part
         top = np.abs(blocks).max(axis=1)
-        if encoding == "sqrt":
-            scale = np.where(top > 0, top / top_value**2, 1.0).astype(np.float32)
-            codes = _sqrt_codes(blocks, scale, top_value)
-        else:
-            scale = np.where(top > 0, top / top_value, 1.0).astype(np.float32)
-            if given is not None:
-                scale = given[start // BLOCK : start // BLOCK + k]
-            codes = np.rint(blocks / scale[:, None])
-        q[start : start + part.size] = codes.reshape(-1)[: part.size]
-        scales[start // BLOCK : start // BLOCK + k] = scale
+        scale = np.where(top > 0, top / top_value, 1.0).astype(np.float32)
+        if scales is not None:
+            scale = scales[start // BLOCK : start // BLOCK + k]
+        q[start : start + part.size] = np.rint(blocks / scale[:, None]).reshape(-1)[: part.size]
+        out[start // BLOCK : start // BLOCK + k] = scale
     nonzero = q != 0
     return {
-        "weights_scales": scales,
+        "weights_scales": out,
         "weights_mask": np.packbits(nonzero),
         "weights_values": q[nonzero],
     }
@@ -239,9 +217,9 @@ def _activity_scales(weights: np.ndarray, activity: np.ndarray, bits: int) -> np
 
     A weight's error costs in proportion to how often play looks it up, and a step ``d`` costs
     about ``d²`` in error against ``-log2 d`` bits a weight: steps in proportion to
-    ``1 / sqrt(use)`` spend the bits where they buy the most (docs/tour/models.md measures it:
-    at the size of uniform 12 bits, a fifth of the changed moves). A block no game updated
-    (``u_b`` 0) takes the steps of the least updated one."""
+    ``1 / sqrt(use)`` spend the bits where they buy the most (docs/tour/models.md has sizes,
+    changed moves and strengths). A block no game updated (``u_b`` 0) takes the steps of the
+    least updated one."""
     n_blocks = -(-weights.size // BLOCK)
     top = np.zeros(n_blocks, np.float64)
     use = np.zeros(n_blocks, np.float64)
@@ -262,17 +240,6 @@ def _activity_scales(weights: np.ndarray, activity: np.ndarray, bits: int) -> np
     return np.where(held, scale, 1.0).astype(np.float32)
 
 
-def _sqrt_codes(blocks: np.ndarray, scale: np.ndarray, top_value: int) -> np.ndarray:
-    """The "sqrt" codes of ``blocks`` (rows of :data:`BLOCK` weights, one ``scale`` each):
-    for each weight the ``q`` in ``-top_value..top_value`` whose level ``scale * q * |q|`` is
-    nearest (ties to the smaller ``|q|``)."""
-    x = np.abs(blocks, dtype=np.float64) / scale[:, None]
-    lower = np.minimum(np.floor(np.sqrt(x)), top_value)
-    # the level q² is nearer than (q + 1)² below their midpoint, q² + q + 1/2
-    up = (x > lower * lower + lower + 0.5) & (lower < top_value)
-    return np.copysign(lower + up, blocks)
-
-
 def compact_model(
     src: str | os.PathLike[str],
     dst: str | os.PathLike[str],
@@ -283,9 +250,8 @@ def compact_model(
     encoding: str = "uniform",
 ) -> tuple[dict[str, Any], float]:
     """Write the compact form of model ``src`` (a ``network_type`` network) to ``dst``: int16
-    codes of ``bits`` bits in ``encoding`` (:data:`ENCODINGS`, see :func:`_quantise`), the
-    metadata (training options, episodes), no training state (TC accumulators, restart pools)
-    unless ``keep_training``.
+    codes of ``bits`` bits in ``encoding`` (:data:`ENCODINGS`), the metadata (training options,
+    episodes), no training state (TC accumulators, restart pools) unless ``keep_training``.
 
     ``keep_training`` keeps the training state, the TC accumulators in two bytes a weight
     (:func:`boardai.learn.ntuple.tc_pack`) and the other arrays as they are, so that a run
@@ -434,13 +400,11 @@ def _extra_names(z: Any, meta: dict[str, Any]) -> dict[str, str]:
 
 
 def _weights(z: Any, meta: dict[str, Any], size: int) -> np.ndarray:
-    """float32 weights from the stored arrays (versions 2 and 3: int16 codes, see
-    :func:`_quantise`)."""
+    """float32 weights from the stored arrays (version 2: int16-sparse, see :func:`_quantise`)."""
     encoding = meta.get("weights_encoding", "float32")
     if encoding == "float32":
         return z["weights"]
-    squared = encoding == ENCODINGS["sqrt"][0]
-    if encoding != ENCODINGS["uniform"][0] and not squared:
+    if encoding != "int16-sparse":
         raise ValueError(f"unknown weight encoding {encoding!r}")
     block = meta.get("weights_block")
     if not isinstance(block, int) or block <= 0 or _CHUNK % block:
@@ -460,12 +424,7 @@ def _weights(z: Any, meta: dict[str, Any], size: int) -> np.ndarray:
         if taken + n > values.size:
             raise ValueError("the int16 weights do not fit their bitmap")
         scale = np.repeat(scales[start // block : -(-(start + part.size) // block)], block)
-        codes = values[taken : taken + n]
-        if squared:  # q * |q| in int32, exact; as float32, exact to 13 bits (4095² < 2^24)
-            wide = codes.astype(np.int32)
-            part[where] = (wide * np.abs(wide)).astype(np.float32) * scale[: part.size][where]
-        else:
-            part[where] = codes * scale[: part.size][where]
+        part[where] = values[taken : taken + n] * scale[: part.size][where]
         taken += n
     if taken != values.size:
         raise ValueError("the int16 weights do not fit their bitmap")
