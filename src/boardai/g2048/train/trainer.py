@@ -195,7 +195,8 @@ class Trainer:
         Fresh, every weight would learn at TC's full rate, and a trained network's settled
         weights then move ten or a hundred times as far as they did: the play it had learned
         is lost for a while (a 5x6 network resumed that way from 264,778 at 1-ply averaged
-        137,545 over its next 10,000 games). Measured first, each weight's rate ``|E| / A``
+        137,545 in its first 6,843 training episodes). Measured first, each weight's rate
+        ``|E| / A``
         comes from the errors the trained network now makes there, noisy weights slow and
         coherent ones fast. Then every ``E`` is scaled by ``sqrt(episodes / trained)``
         (``trained``: the episodes the network trained on): where a weight's errors are
