@@ -14,34 +14,24 @@
 # game under way keeps the position it saved in its last 30 s. Game i is the same game on
 # either machine (the same moves, checked in session 32), but its CPU time is that machine's.
 set -eu
+. "$(dirname "$0")/device_lib.sh"
 step=${1:-}
 shift || true
 case "$step" in
 prep)
   j=$1
-  mkdir -p .git/info .dev
-  for d in /.dev/ /.whl/; do grep -qxF "$d" .git/info/exclude 2>/dev/null || echo "$d" >> .git/info/exclude; done
+  mkdir -p .dev
   rm -rf .dev/part.jsonl .dev/part.jsonl.partial
   cp "$j" .dev/part.jsonl
   [ ! -d "$j.partial" ] || cp -r "$j.partial" .dev/part.jsonl.partial
-  python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
-    --implementation cp --platform manylinux_2_17_x86_64 -d .whl \
-    gymnasium farama-notifications platformdirs pooch
+  device_prep .dev .whl
   boardai journal show "$j" | head -4  # pick a --part of games neither finished nor under way here
   ;;
 run)
   seconds=$1
   shift
-  export PYTHONUNBUFFERED=1 NUMBA_CACHE_DIR=${NUMBA_CACHE_DIR:-/tmp/numba-cache}
-  if compgen -G ".whl/*.whl" > /dev/null; then
-    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-      --target /tmp/site .whl/*.whl
-  fi
-  export PYTHONPATH=/tmp/site:$PWD/src
   out=${OUT:-.}
-  { nproc; lscpu | grep -E "Model name|L2 cache|L3 cache"
-    python3 -c "import sys, numba, numpy; print(sys.version.split()[0], 'numba', numba.__version__, 'numpy', numpy.__version__)"
-  } 2>&1 | tee "$out/machine.txt"
+  device_setup "$out/machine.txt"
   date -u +%FT%TZ > "$out/times.txt"
   code=0
   timeout -s INT -k 30 "$seconds" python3 -m boardai 2048 eval --workers "$(nproc)" \

@@ -26,30 +26,20 @@
 # `training:` line). TDL2048+ is the better of its two builds where PEXT may be slow (AMD),
 # its BMI2 build alone on Intel.
 set -eu
+. "$(dirname "$0")/device_lib.sh"
 step=${1:-}
 shift || true
 case "$step" in
 prep)
-  mkdir -p .git/info .dev
-  for d in /.dev/ /.whl/; do grep -qxF "$d" .git/info/exclude 2>/dev/null || echo "$d" >> .git/info/exclude; done
+  mkdir -p .dev
   rm -rf .dev/tdl && cp -r ../shared/anchors/tdl2048 .dev/tdl
-  python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
-    --implementation cp --platform manylinux_2_17_x86_64 -d .whl \
-    gymnasium farama-notifications platformdirs pooch
+  device_prep .dev .whl
   ;;
 run|trained)
   mode=$step
   threads=("$@")
   [ ${#threads[@]} -gt 0 ] || [ "$mode" = trained ] || threads=(1 2 4 8 16)
-  export PYTHONUNBUFFERED=1 NUMBA_CACHE_DIR=${NUMBA_CACHE_DIR:-/tmp/numba-cache}
-  if compgen -G ".whl/*.whl" > /dev/null; then
-    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-      --target /tmp/site .whl/*.whl
-  fi
-  export PYTHONPATH=/tmp/site:$PWD/src
-  { nproc; lscpu | grep -E "Model name|L2 cache|L3 cache|NUMA node\(s\)"
-    python3 -c "import sys, numba, numpy; print(sys.version.split()[0], 'numba', numba.__version__, 'numpy', numpy.__version__)"
-  } 2>&1
+  device_setup
   build=/tmp/tdl-build
   rm -rf "$build" && cp -r .dev/tdl "$build"
   exes=(tdl-bmi2)

@@ -23,35 +23,25 @@
 # whichever machine comes next. The device tool returns files of at most 16 MiB, so the
 # compact file (about 30 MB) comes back in parts.
 set -eu
+. "$(dirname "$0")/device_lib.sh"
 step=${1:-}
 shift || true
 case "$step" in
 prep)
-  mkdir -p .git/info
-  grep -qxF "/.whl/" .git/info/exclude 2>/dev/null || echo "/.whl/" >> .git/info/exclude
-  python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
-    --implementation cp --platform manylinux_2_17_x86_64 -d .whl \
-    gymnasium farama-notifications platformdirs pooch rich markdown-it-py mdurl pygments
+  WHEELS="rich markdown-it-py mdurl pygments" device_prep .whl
   ;;
 run)
   seconds=$1
   shift
-  export PYTHONUNBUFFERED=1 NUMBA_CACHE_DIR=${NUMBA_CACHE_DIR:-/tmp/numba-cache}
-  if compgen -G ".whl/*.whl" > /dev/null; then
-    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-      --target /tmp/site .whl/*.whl
-  fi
-  export PYTHONPATH=/tmp/site:$PWD/src
   out=${OUT:-.}
   work=/tmp/train2048
-  mkdir -p "$work"
-  { nproc; lscpu | grep -E "Model name|L2 cache|L3 cache"
-    python3 -c "import sys, numba, numpy; print(sys.version.split()[0], 'numba', numba.__version__, 'numpy', numpy.__version__)"
-  } 2>&1 | tee "$out/machine.txt"
+  rm -rf "$work" && mkdir -p "$work"  # a file left by an earlier try is not this run's
+  device_setup "$out/machine.txt"
   date -u +%FT%TZ > "$out/times.txt"
   code=0
   # SIGINT at the deadline stops training as Ctrl-C does: the run saves and exits 130
-  timeout -s INT -k 120 "$seconds" python3 -m boardai 2048 train ntuple --resume "${MODEL:-2048-ntuple}" \
+  # (--foreground: to boardai alone, once; a second would abort it without saving)
+  timeout --foreground -s INT -k 120 "$seconds" python3 -m boardai 2048 train ntuple --resume "${MODEL:-2048-ntuple}" \
     --tc --alpha 1.0 --threads "$(nproc)" --episodes 100000000 --out "$work/full.npz" \
     --csv "$out/train.csv" --report-every 20000 --checkpoint-minutes 0 --quiet "$@" \
     > "$out/train.log" 2>&1 || code=$?
