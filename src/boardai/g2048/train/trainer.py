@@ -196,9 +196,8 @@ class Trainer:
         weights then move ten or a hundred times as far as they did: the play it had learned
         is lost for a while (a 5x6 network resumed that way from 264,778 at 1-ply averaged
         137,545 in its first 6,843 training episodes). Measured first, each weight's rate
-        ``|E| / A``
-        comes from the errors the trained network now makes there, noisy weights slow and
-        coherent ones fast. Then every ``E`` is scaled by ``sqrt(episodes / trained)``
+        ``|E| / A`` comes from the errors the trained network now makes there, noisy weights
+        slow and coherent ones fast. Then every ``E`` is scaled by ``sqrt(episodes / trained)``
         (``trained``: the episodes the network trained on): where a weight's errors are
         noise, TC's rate falls as one over the square root of the errors it has seen, and
         the scaled rate is the one it would have reached had TC measured these errors
