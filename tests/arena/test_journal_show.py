@@ -218,11 +218,15 @@ def test_a_result_the_run_cannot_read_is_one_line(
             *("--epsilon", "0.1", "--no-swap", "--seed", "5"),
         ],
         [
+            *("othello", "match", "--black", "wpc", "--white", "greedy", "--games", "3"),
+            *("--random-plies", "2-6", "--seed", "4", "--record", "g.jsonl"),
+        ],
+        [
             *("othello", "tournament", "--agents", "random", "wpc", "greedy", "--games", "2"),
             *("--seed", "1", "--record", "g.jsonl"),
         ],
     ],
-    ids=["eval-with-records", "compare", "match", "tournament"],
+    ids=["eval-with-records", "compare", "match", "match-random-openings", "tournament"],
 )
 def test_the_command_shown_goes_on_with_the_run(
     argv: list[str],

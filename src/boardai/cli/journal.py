@@ -95,9 +95,9 @@ def spans(indices: list[int]) -> str:
 def resume_command(header: dict[str, Any], path: str) -> str | None:
     """The command line that goes on with the run of the journal at ``path`` (or, when every
     game is in it, reports the run without playing): its command with what its ``header``
-    fixes (players, games, seed, Othello's epsilon and colours, whether games keep their
-    records: then to a file named here); ``None`` for a header of a command it does not know.
-    Workers and output files are free to choose: they do not change the games.
+    fixes (players, games, seed, Othello's epsilon, colours and random openings, whether games
+    keep their records: then to a file named here); ``None`` for a header of a command it does
+    not know. Workers and output files are free to choose: they do not change the games.
 
     >>> header = {"command": "eval", "players": ["expectimax"], "seed": 1, "games": 9}
     >>> resume_command(header, "r.jsonl")
@@ -120,6 +120,10 @@ def resume_command(header: dict[str, Any], path: str) -> str | None:
     words += [f"--games {header.get('games')}", f"--seed {header.get('seed')}"]
     if str(command).startswith("othello"):
         words += [f"--epsilon {header['epsilon']}"] * bool(header.get("epsilon"))
+        plies = header.get("random_plies")
+        if plies:
+            low, high = plies
+            words.append(f"--random-plies {low}" if low == high else f"--random-plies {low}-{high}")
         words += ["--record games.jsonl"] * records
     return " ".join([*words, "--resume", shlex.quote(path)])
 
