@@ -255,9 +255,9 @@ def compact_model(
 
     ``keep_training`` keeps the training state, the TC accumulators in two bytes a weight
     (:func:`boardai.learn.ntuple.tc_pack`) and the other arrays as they are, so that a run
-    resumed from the compact file goes on learning as the full one would: a training state
-    small enough to commit, where the full file's float32 accumulators take eight bytes a
-    weight.
+    resumed from the compact file goes on learning as the full one would: a quarter of the
+    full file's eight bytes a weight, for moving a run between machines (a shipped network
+    leaves them out, and a resumed run measures them again: ``Trainer.warm_up_tc``).
 
     ``drop_untouched`` also writes as zero every weight that temporal coherence never updated
     (its accumulator of absolute changes is 0: no training game since TC's accumulators started
