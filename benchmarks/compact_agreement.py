@@ -57,6 +57,18 @@ def _choose(
     return acts, qs
 
 
+def reference(path: str, games: int, seed: int) -> tuple[Any, ...]:
+    """The full network of ``path``, its downgrade exponent (boards read as the player reads
+    them), the positions of ``games`` greedy games of ``seed`` and its move and value (r + V)
+    on each: ``(network, dg, los, his, acts, qs)``."""
+    full, meta, _ = load_model(path, NTupleNetwork, with_extra=False)
+    tile = int(meta.get("config", {}).get("downgrade", 0))
+    dg = np.int64(downgrade_exponent(tile) if tile else 0)
+    los, his = _play(full.data(), dg, games, np.uint64(seed))
+    acts, qs = _choose(los, his, full.data(), dg)
+    return full, dg, los, his, acts, qs
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("full")
@@ -64,11 +76,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=30)
     ap.add_argument("--seed", type=int, default=7)
     args = ap.parse_args()
-    full, meta, _ = load_model(args.full, NTupleNetwork, with_extra=False)
-    tile = int(meta.get("config", {}).get("downgrade", 0))
-    dg = np.int64(downgrade_exponent(tile) if tile else 0)  # as the player reads boards
-    los, his = _play(full.data(), dg, args.games, np.uint64(args.seed))
-    acts, qs = _choose(los, his, full.data(), dg)
+    full, dg, los, his, acts, qs = reference(args.full, args.games, args.seed)
     print(f"{los.size} positions of {args.games} games")
     del full
     for path in args.compact:

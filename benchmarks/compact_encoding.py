@@ -23,9 +23,8 @@ import time
 from pathlib import Path
 
 import numpy as np
-from compact_agreement import _choose, _play  # the same games and moves as that benchmark
+from compact_agreement import _choose, reference  # that benchmark's games and moves
 
-from boardai.g2048.downgrade import downgrade_exponent
 from boardai.g2048.ntuple import NTupleNetwork
 from boardai.learn.model_file import ENCODINGS, compact_model, load_model
 
@@ -49,11 +48,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--keep", help="a folder to keep the compact files in")
     args = ap.parse_args()
-    full, meta, _ = load_model(args.full, NTupleNetwork, with_extra=False)
-    tile = int(meta.get("config", {}).get("downgrade", 0))
-    dg = np.int64(downgrade_exponent(tile) if tile else 0)  # as the player reads boards
-    los, his = _play(full.data(), dg, args.games, np.uint64(args.seed))
-    acts, _ = _choose(los, his, full.data(), dg)
+    full, dg, los, his, acts, _ = reference(args.full, args.games, args.seed)
     print(f"{los.size} positions of {args.games} games; {args.full}: {_mb(args.full)}", flush=True)
     kept = full.weights != 0  # the weights each file keeps: all but zeros (and untouched)
     if args.drop_untouched:
