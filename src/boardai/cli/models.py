@@ -93,7 +93,7 @@ def register(app: Any) -> None:
             "boardai models compact full.npz models/2048-ntuple.npz\n"
             "boardai models compact full.npz models/2048-ntuple.npz --bits 11 --drop-untouched\n"
             "boardai models compact full.npz c.npz --bits 9 --drop-untouched --encoding activity\n"
-            "boardai models compact full.npz models/2048-ntuple.npz --bits 12 --keep-training"
+            "boardai models compact full.npz to-move.npz --bits 12 --keep-training"
         ),
         description=(
             "Write the compact form of a 2048 n-tuple network (boardai 2048 train ntuple): each\n"

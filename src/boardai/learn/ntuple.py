@@ -159,7 +159,7 @@ def tc_arrays(tc: np.ndarray) -> dict[str, np.ndarray]:
 
 #: Steps per octave of a compact TC state's ``A`` (a quarter octave: within 9% of the value).
 TC_LOG_STEPS = 4
-#: The code of ``log2(A) == 0`` in a compact TC state (codes 1..255 cover 2^-15.75 .. 2^47.5).
+#: The code of ``log2(A) == 0`` in a compact TC state (codes 1..255 cover 2^-15.75 .. 2^47.75).
 TC_LOG_ZERO = 64
 #: Levels of a compact TC state's ``E / A`` on each side of 0.
 TC_RATIO_LEVELS = 127
