@@ -45,7 +45,7 @@ def test_there_are_players_to_check() -> None:
 
 @pytest.mark.parametrize("path", _player_files(), ids=lambda p: p.relative_to(SRC).as_posix())
 def test_players_never_import_training_modules(path: Path) -> None:
-    module = "boardai." + ".".join(path.relative_to(SRC).with_suffix("").parts)
+    module = _module(path)
     found = [m for m in imported_modules(path.read_text(), module) if TRAIN.match(m)]
     assert found == [], f"{module} imports {found}: move what it needs beside the network"
 
