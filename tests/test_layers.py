@@ -86,7 +86,7 @@ def test_there_is_learning_code_to_check() -> None:
 
 @pytest.mark.parametrize("path", _learn_files(), ids=lambda p: p.relative_to(SRC).as_posix())
 def test_learning_code_imports_no_game(path: Path) -> None:
-    module = "boardai." + ".".join(path.relative_to(SRC).with_suffix("").parts)
+    module = _module(path)
     found = [m for m in imported_modules(path.read_text(), module) if GAMES.match(m)]
     assert found == [], f"{module} imports {found}: the game passes what it needs in"
 
