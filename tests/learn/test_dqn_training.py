@@ -97,7 +97,7 @@ def test_episodes_mode_fits_and_saves_replay(tmp_path: Path) -> None:
         eval_every=0,
     )
     trainer = DQNTrainer(cfg, tmp_path)
-    result = trainer.train(steps=300)
+    result = trainer.train(300)
     assert result["updates"] > 0 and result["episodes"] >= 2
     state = load_checkpoint(tmp_path / "checkpoint.pt")
     assert state["replay"] is not None and state["replay"]["size"] == len(trainer.replay)
@@ -185,7 +185,7 @@ def test_lookahead_mlp_preset_reads_the_two_move_lookahead(tmp_path: Path) -> No
     assert trainer.kind == "lookahead2"
     x = trainer.encode(np.zeros((3, 2), np.uint64))
     assert tuple(x.shape) == (3, 20, 16, 4, 4)
-    result = trainer.train(steps=120)
+    result = trainer.train(120)
     assert result["updates"] > 0
     with pytest.raises(ValueError, match="lookahead_input"):
         DQNConfig(net="strong", lookahead_input=True)
@@ -207,7 +207,7 @@ def test_afterstate_net_q_is_reward_plus_afterstate_value(tmp_path: Path) -> Non
     left_reward = move_log2_reward(board, 3)  # 2+2 -> 4 and 4+4 -> 8: log2 reward 2 + 3
     assert left_reward == 5
     assert q[3] == pytest.approx(values[3] + left_reward)
-    assert trainer.train(steps=120)["updates"] > 0
+    assert trainer.train(120)["updates"] > 0
     agent = make_agent(f"dqn:model={tmp_path / 'checkpoint.pt'},lookahead=1")
     assert agent.act(board) in board.legal_actions()
 
@@ -241,7 +241,7 @@ def test_augment_trains_the_afterstate_net_and_is_refused_elsewhere(tmp_path: Pa
     )
     trainer = DQNTrainer(cfg, tmp_path)
     before = [p.detach().clone() for p in trainer.net.parameters()]
-    assert trainer.train(steps=120)["updates"] > 0
+    assert trainer.train(120)["updates"] > 0
     after = list(trainer.net.parameters())
     assert any(not torch.equal(p, q) for p, q in zip(before, after, strict=True))
     with pytest.raises(ValueError, match="augment needs the afterstate net"):
@@ -259,7 +259,7 @@ def test_a_players_inputs_default_as_the_trainers_config() -> None:
 def test_keep_snapshots_writes_the_network_of_every_evaluation(tmp_path: Path) -> None:
     cfg = DQNConfig(**{**TINY, "eval_every": 100, "eval_games": 2, "keep_snapshots": True})
     trainer = DQNTrainer(cfg, tmp_path)
-    trainer.train(steps=250)
+    trainer.train(250)
     snaps = sorted(tmp_path.glob("step-*.pt"))
     # one a check (at 100 and 200 steps, give or take a batch of envs) and one at the end
     assert len(snaps) == 3
@@ -272,9 +272,9 @@ def test_keep_snapshots_writes_the_network_of_every_evaluation(tmp_path: Path) -
     # a run whose warm-up outlasts an evaluation has nothing new to snapshot there
     late = DQNConfig(**{**TINY, "eval_every": 100, "eval_games": 2, "keep_snapshots": True})
     late.warmup = 220
-    DQNTrainer(late, tmp_path / "w").train(steps=250)
+    DQNTrainer(late, tmp_path / "w").train(250)
     late_snaps = sorted((tmp_path / "w").glob("step-*.pt"))
     assert len(late_snaps) == 1 and int(late_snaps[0].stem[5:]) >= 250
     plain = DQNTrainer(DQNConfig(**{**TINY, "eval_every": 100, "eval_games": 2}), tmp_path / "p")
-    plain.train(steps=250)
+    plain.train(250)
     assert not list((tmp_path / "p").glob("step-*.pt"))

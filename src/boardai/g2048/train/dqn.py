@@ -1,9 +1,11 @@
 """Deep Q-learning for 2048 (PyTorch): one loop for streamed updates and episode fits.
 
 Read it top to bottom: :class:`DQNConfig` (every hyperparameter, documented), the presets,
-then :class:`DQNTrainer`: ``collect`` (vector env, exploration), ``update`` (one gradient
-step: Double DQN, n-step, masked targets), ``fit_episodes`` (fits on batches of whole episodes),
-``evaluate`` (greedy games), ``save``/``load`` (atomic checkpoints) and ``train`` (the loop).
+then :class:`DQNTrainer`, what 2048's DQN adds to :mod:`boardai.learn.dqn`'s trainer (the
+loop, the gradient step, the target network): ``collect`` (vector env, exploration),
+``update`` (n-step targets over masked next moves), ``fit_episodes`` (fits on batches of whole
+episodes), ``evaluate`` (greedy games), ``save``/``load`` (atomic checkpoints) and the loop's
+``play``/``report``/``finish`` (evaluations, log rows, checkpoints and the curve).
 
 The replay buffer stores packed boards (16 bytes a state), not observations: the network's
 encoding is made when a batch is sampled, and the next state's legal mask is stored beside
@@ -12,27 +14,24 @@ it, so a target never takes the max over an illegal move.
 >>> import tempfile
 >>> cfg = DQNConfig(net="fc", planes=12, hidden=16, num_envs=2, warmup=20, batch_size=8,
 ...                 eval_games=2, eval_every=0, replay_size=500)
->>> result = DQNTrainer(cfg, tempfile.mkdtemp()).train(steps=60)
+>>> result = DQNTrainer(cfg, tempfile.mkdtemp()).train(60)
 >>> result["env_steps"] >= 60
 True
 """
 
 from __future__ import annotations
 
-import copy
 import csv
 import dataclasses
-import math
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from boardai.atomic import atomic_write
 from boardai.g2048.qnet import (
     CHECKPOINT_FORMAT,
     CHECKPOINT_VERSION,
@@ -42,6 +41,8 @@ from boardai.g2048.qnet import (
     q_forward,
 )
 from boardai.hardware import check_device, check_threads, resolve_device
+from boardai.learn.dqn import Cadence, QLearner, best_next_value, write_checkpoint
+from boardai.learn.dqn import DQNTrainer as Trainer
 
 
 @dataclass
@@ -351,14 +352,18 @@ def preset_config(name: str, **overrides: Any) -> DQNConfig:
 EVAL_SEED = 10**6
 
 
-class DQNTrainer:
-    """Trains a Q network on ``boardai/2048-v0`` and writes logs and checkpoints to ``out``.
+class DQNTrainer(Trainer):
+    """Trains a Q network on ``boardai/2048-v0`` and writes logs and checkpoints to ``out``
+    (the loop and the Q update: :mod:`boardai.learn.dqn`).
 
     Args:
         config: the hyperparameters.
         out: run folder: ``checkpoint.pt``, ``best.pt``, ``log.csv``, ``curve.png``.
         tensorboard: folder for TensorBoard logs (None: none).
     """
+
+    unit = "env steps"
+    ctrl_c_raises = False  # a Ctrl-C ends the run as a stop does: evaluated and saved
 
     def __init__(
         self, config: DQNConfig, out: str | Path, tensorboard: str | Path | None = None
@@ -370,17 +375,16 @@ class DQNTrainer:
         from boardai.learn.replay import NStep, ReplayBuffer
         from boardai.learn.schedules import Strategy
 
+        super().__init__(out, config.seed, config.threads)
         self.cfg = cfg = config
-        self.out = Path(out)
         self.out.mkdir(parents=True, exist_ok=True)
-        torch.set_num_threads(cfg.threads)
-        torch.manual_seed(cfg.seed)
         self.device = torch.device(resolve_device(cfg.device))
-        self.rng = np.random.default_rng(cfg.seed)
-        self.net = build_net(cfg.net, **cfg.net_kwargs()).to(self.device)
-        self.target = copy.deepcopy(self.net)
-        self.target.requires_grad_(False)
-        self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.lr)
+        self.learner = QLearner(
+            build_net(cfg.net, **cfg.net_kwargs()).to(self.device), "adam", cfg.lr,
+            loss=cfg.loss, l2=cfg.l2, grad_clip=cfg.grad_clip,
+            target_update=cfg.target_update, tau=cfg.tau, period=cfg.target_period,
+        )  # fmt: skip
+        self.net, self.target, self.opt = self.learner.net, self.learner.target, self.learner.opt
         self.kind = str(self.net.input_kind)
         n_envs = cfg.episodes_per_fit if cfg.fit_mode == "episodes" else cfg.num_envs
         self.env = Game2048VectorEnv(
@@ -407,11 +411,9 @@ class DQNTrainer:
             eta=cfg.eta, nu=cfg.nu, alpha=cfg.alpha,
         )  # fmt: skip
         self.env_steps = 0
-        self.updates = 0
         self._snapshot_updates = 0  # updates at the last step-*.pt (keep_snapshots)
         self.episodes = 0
         self.wall = 0.0  # training seconds before this process (resumed runs)
-        self.best_eval = -math.inf
         self.recent_scores: deque[int] = deque(maxlen=100)
         self.last_loss = float("nan")
         self.history: list[dict[str, Any]] = []
@@ -423,6 +425,19 @@ class DQNTrainer:
         self._running = False
         self._started = 0  # episodes started (for greedy_every)
         self._greedy = np.zeros(n_envs, bool)
+
+    @property
+    def updates(self) -> int:
+        """Gradient updates made, a resumed run's earlier ones included."""
+        return self.learner.updates
+
+    @updates.setter
+    def updates(self, n: int) -> None:
+        self.learner.updates = n
+
+    @property
+    def done(self) -> int:
+        return self.env_steps
 
     # -- encoding and acting ------------------------------------------------------------------
 
@@ -506,39 +521,17 @@ class DQNTrainer:
         import torch
 
         with torch.no_grad():
-            net = target or (self.target if self.cfg.target_update != "none" else self.net)
+            net = target or self.learner.bootstrap_net()
             q_t = self.forward(net, s2)
-            neg = torch.finfo(q_t.dtype).min
+            chooser = None
             if self.cfg.double:
-                online = q_t if net is self.net else self.forward(self.net, s2)
-                a_star = online.masked_fill(~m2, neg).argmax(1, keepdim=True)
-                v = q_t.gather(1, a_star).squeeze(1)
-            else:
-                v = q_t.masked_fill(~m2, neg).max(1).values
-            v = torch.where(m2.any(1), v, torch.zeros_like(v))
-            return r + disc * v
-
-    def _loss(self, q: Any, y: Any) -> Any:
-        import torch.nn.functional as F
-
-        loss = F.smooth_l1_loss(q, y) if self.cfg.loss == "huber" else F.mse_loss(q, y)
-        if self.cfg.l2 > 0:
-            loss = loss + 0.5 * self.cfg.l2 * sum((p * p).sum() for p in self.net.parameters())
-        return loss
+                chooser = q_t if net is self.net else self.forward(self.net, s2)
+            return r + disc * best_next_value(q_t, m2, chooser)
 
     def _step(self, s: np.ndarray, a: Any, y: Any) -> float:
-        import torch
-
         augment = self.rng if self.cfg.augment else None
         q = q_forward_action(self.net, s, a, self.kind, self.cfg, self.device, augment)
-        loss = self._loss(q, y)
-        self.opt.zero_grad(set_to_none=True)
-        loss.backward()
-        if self.cfg.grad_clip > 0:
-            torch.nn.utils.clip_grad_norm_(self.net.parameters(), self.cfg.grad_clip)
-        self.opt.step()
-        self.updates += 1
-        return float(loss.item())
+        return self.learner.step(q, y)
 
     def _tensors(self, b: dict[str, np.ndarray]) -> tuple[Any, Any, Any, Any]:
         import torch
@@ -553,17 +546,10 @@ class DQNTrainer:
 
     def update(self) -> float:
         """One gradient step on a uniformly sampled minibatch; returns the loss."""
-        import torch
-
         b = self.replay.sample(self.cfg.batch_size, self.rng)
         a, r, m2, disc = self._tensors(b)
         loss = self._step(b["s"], a, self._targets(r, b["s2"], m2, disc))
-        if self.cfg.target_update == "soft":
-            with torch.no_grad():
-                for pt, p in zip(self.target.parameters(), self.net.parameters(), strict=True):
-                    pt.lerp_(p, self.cfg.tau)
-        elif self.cfg.target_update == "hard" and self.updates % self.cfg.target_period == 0:
-            self.target.load_state_dict(self.net.state_dict())
+        self.learner.sync_target()
         self.last_loss = loss
         return loss
 
@@ -656,9 +642,8 @@ class DQNTrainer:
                 "env_steps": self.env_steps,
                 "updates": self.updates,
                 "episodes": self.episodes,
-                "wall": self.wall
-                + (time.perf_counter() - self._t0 if hasattr(self, "_t0") else 0.0),
-                "best_eval": self.best_eval,
+                "wall": self.wall + self._elapsed(),
+                "best_eval": self.best_score,
             },
             "strategy_counts": self.strategy.counts.copy(),
             "rng": self.rng.bit_generator.state,
@@ -669,11 +654,8 @@ class DQNTrainer:
     def save(self, path: str | Path, with_replay: bool | None = None) -> None:
         """Write a checkpoint atomically (replay buffer included if ``save_replay``), as
         plain data: numpy arrays become tensors (see :mod:`boardai.learn.torch_file`)."""
-        from boardai.learn import torch_file
-
-        state = self.state(self.cfg.save_replay if with_replay is None else with_replay)
-        with atomic_write(path, "wb") as f:
-            torch_file.save(state, f)
+        with_replay = self.cfg.save_replay if with_replay is None else with_replay
+        write_checkpoint(path, self.state(with_replay))
 
     def load(self, path: str | Path) -> None:
         """Continue from a checkpoint written by :meth:`save` (same network settings, and
@@ -695,11 +677,10 @@ class DQNTrainer:
         except (KeyError, RuntimeError, ValueError) as e:
             why = str(e).splitlines()[0]
             raise ModelFileError(path, f"its network does not match this run's ({why})") from None
-        for group in self.opt.param_groups:  # the config's rate, so --lr applies on --resume
-            group["lr"] = self.cfg.lr
+        self.learner.set_lr(self.cfg.lr)  # the config's rate, so --lr applies on --resume
         c = state["counters"]
         self.env_steps, self.updates, self.episodes = c["env_steps"], c["updates"], c["episodes"]
-        self.wall, self.best_eval = c["wall"], c["best_eval"]
+        self.wall, self.best_score = c["wall"], c["best_eval"]
         self.strategy.counts = np.asarray(state["strategy_counts"]).copy()
         self.rng.bit_generator.state = state["rng"]
         self.history = list(state.get("history") or [])
@@ -715,9 +696,13 @@ class DQNTrainer:
         if self.tb is not None:
             self.tb.add_scalar(tag, value, self.env_steps)
 
-    def _log_row(
-        self, evaluation: dict[str, Any] | None, elapsed: float, steps0: int, updates0: int
-    ) -> dict[str, Any]:
+    def _elapsed(self) -> float:
+        """Seconds of this call's training so far."""
+        return time.perf_counter() - self.started if self.started is not None else 0.0
+
+    def _log_row(self, evaluation: dict[str, Any] | None) -> dict[str, Any]:
+        elapsed = self._elapsed()
+        steps0, updates0 = self._since
         row = {
             "env_steps": self.env_steps,
             "updates": self.updates,
@@ -777,71 +762,57 @@ class DQNTrainer:
         save_png(fig, path)
         return path
 
-    def train(
-        self,
-        steps: int,
-        minutes: float | None = None,
-        on_progress: Callable[[int], None] | None = None,
-        should_stop: Callable[[], bool] | None = None,
-    ) -> dict[str, Any]:
-        """Train until ``steps`` env steps in all (counting a resumed run's) or ``minutes``.
-
-        ``on_progress(n)`` hears of the ``n`` env steps of each step of the loop, once its
-        evaluation, log row and checkpoint (where due) are done. Ctrl-C, or ``should_stop()``
-        returning True (asked before each step), stops after the current step and still
-        evaluates and saves. Returns the final summary.
-        """
+    def begin(self) -> None:
         cfg = self.cfg
-        self._t0 = t0 = time.perf_counter()
-        steps0, updates0 = self.env_steps, self.updates
+        self._since = (self.env_steps, self.updates)  # for this call's rates
         self._snapshot_updates = self.updates  # the network a resumed run starts from is saved
-        next_eval = (
-            (self.env_steps // cfg.eval_every + 1) * cfg.eval_every if cfg.eval_every else None
-        )
-        next_save = (
-            (self.env_steps // cfg.save_every + 1) * cfg.save_every if cfg.save_every else None
-        )
-        next_log = self.env_steps + 5_000
-        interrupted = False
-        try:
-            while self.env_steps < steps:
-                if minutes is not None and time.perf_counter() - t0 > 60 * minutes:
-                    break
-                if should_stop is not None and should_stop():
-                    interrupted = True
-                    break
-                before = self.env_steps
-                if cfg.fit_mode == "episodes":
-                    self.collect_episodes()
-                    if len(self.replay) >= cfg.warmup:
-                        self.fit_episodes()
-                else:
-                    self.collect(1)
-                    if len(self.replay) >= max(cfg.warmup, cfg.batch_size):
-                        due = self.env_steps // cfg.train_every - before // cfg.train_every
-                        for _ in range(due):
-                            self.update()
-                if next_eval is not None and self.env_steps >= next_eval:
-                    self._evaluate_and_log(t0, steps0, updates0)
-                    next_eval += cfg.eval_every
-                elif self.env_steps >= next_log:
-                    self._log_row(None, time.perf_counter() - t0, steps0, updates0)
-                    next_log = self.env_steps + 5_000
-                if next_save is not None and self.env_steps >= next_save:
-                    self.save(self.out / "checkpoint.pt")
-                    next_save += cfg.save_every
-                if on_progress is not None:
-                    on_progress(self.env_steps - before)
-        except KeyboardInterrupt:
-            interrupted = True
-        if interrupted:  # saved before the final evaluation, which a second Ctrl-C may cut
-            self.save(self.out / "checkpoint.pt")
-        final = self._evaluate_and_log(t0, steps0, updates0)
+        self._evals = Cadence(cfg.eval_every, self.env_steps)
+        self._saves = Cadence(cfg.save_every, self.env_steps)
+        self._next_log = self.env_steps + 5_000
+
+    def play(self) -> Iterator[None]:
+        """One step of the loop: an env step on every board and the updates it pays for
+        (episodes mode: a set of whole episodes and their fit)."""
+        cfg = self.cfg
+        before = self.env_steps
+        if cfg.fit_mode == "episodes":
+            self.collect_episodes()
+            if len(self.replay) >= cfg.warmup:
+                self.fit_episodes()
+        else:
+            self.collect(1)
+            if len(self.replay) >= max(cfg.warmup, cfg.batch_size):
+                for _ in range(self.env_steps // cfg.train_every - before // cfg.train_every):
+                    self.update()
+        yield
+
+    def report(self, total: int) -> tuple[dict[str, Any] | None, str | None]:
+        """An evaluation every ``eval_every`` env steps, else a log row every 5,000; a
+        checkpoint every ``save_every``."""
+        row, saved = None, None
+        if self._evals.due(self.env_steps):
+            self._evaluate_and_log()
+            row = self.history[-1]
+        elif self.env_steps >= self._next_log:
+            row = self._log_row(None)
+            self._next_log = self.env_steps + 5_000
+        if self._saves.due(self.env_steps):
+            self.save_run()
+            saved = str(self.out / "checkpoint.pt")
+        return row, saved
+
+    def save_run(self) -> None:
         self.save(self.out / "checkpoint.pt")
+
+    def finish(self, total: int, interrupted: bool) -> dict[str, Any]:
+        """A last evaluation and checkpoint, the curve; the summary."""
+        final = self._evaluate_and_log()
+        self.save_run()
         self.plot()
         if self.tb is not None:
             self.tb.close()
-        elapsed = time.perf_counter() - t0
+        elapsed = self._elapsed()
+        steps0, updates0 = self._since
         return {
             "env_steps": self.env_steps,
             "updates": self.updates,
@@ -853,16 +824,15 @@ class DQNTrainer:
             "interrupted": interrupted,
         }
 
-    def _evaluate_and_log(self, t0: float, steps0: int, updates0: int) -> dict[str, Any]:
+    def _evaluate_and_log(self) -> dict[str, Any]:
         evaluation = self.evaluate(self.cfg.eval_games)
-        elapsed = time.perf_counter() - t0
-        self._log_row(evaluation, elapsed, steps0, updates0)
+        self._log_row(evaluation)
         if self.cfg.keep_snapshots and self.updates != self._snapshot_updates:
             self.save(self.out / f"step-{self.env_steps:08d}.pt", with_replay=False)
             self._snapshot_updates = self.updates
-        if evaluation["mean"] > self.best_eval:
-            self.best_eval = evaluation["mean"]
-            self.save(self.out / "best.pt", with_replay=False)
+        self.keep_if_best(
+            evaluation["mean"], lambda: self.save(self.out / "best.pt", with_replay=False)
+        )
         self.plot()
         return evaluation
 

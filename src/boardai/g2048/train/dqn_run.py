@@ -19,8 +19,7 @@ from typing import Any
 
 from boardai.g2048.train.dqn import PRESET_ALIASES, PRESETS, DQNConfig, DQNTrainer
 from boardai.hardware import cores
-from boardai.learn.run import Progress, ProgressHook, StopCheck, config_from_dict
-from boardai.learn.run import summary as run_summary
+from boardai.learn.run import ProgressHook, StopCheck, config_from_dict
 
 
 @dataclass
@@ -138,20 +137,6 @@ def train(
     trainer = DQNTrainer(config.hyperparameters(), Path(out), tensorboard=board)
     if resume is not None:
         trainer.load(Path(resume))
-    total, unit = config.steps, "env steps"
-    hook = None
-    if on_progress is not None:
-        on_progress(Progress("start", trainer.env_steps, total, unit, detail=trainer))
-        rows = len(trainer.history)
-
-        def hook(n: int) -> None:
-            nonlocal rows
-            row = trainer.history[-1] if len(trainer.history) > rows else None
-            rows = len(trainer.history)
-            on_progress(Progress("step", trainer.env_steps, total, unit, row))
-
-    summary = trainer.train(
-        config.steps, minutes=config.minutes, on_progress=hook, should_stop=should_stop
+    return trainer.train(
+        config.steps, config.minutes, on_progress=on_progress, should_stop=should_stop
     )
-    done = trainer.env_steps
-    return {**summary, **run_summary(unit, done, total, os.fspath(out), summary["interrupted"])}

@@ -30,16 +30,16 @@ moves' targets, 64 games at once, decaying epsilon; pure self-play (``sparring``
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from boardai.atomic import atomic_write
-from boardai.learn.run import Progress, ProgressHook, StopCheck, stopping
-from boardai.learn.run import summary as run_summary
+from boardai.learn.dqn import Cadence, QLearner, best_next_value, write_checkpoint
+from boardai.learn.dqn import DQNTrainer as Trainer
+from boardai.learn.run import ProgressHook, StopCheck
 from boardai.learn.schedules import anneal
 from boardai.othello.evaluation import WPC, WPC_WEIGHTS, best_one_ply
 from boardai.othello.kernels import START_BLACK, START_WHITE
@@ -212,24 +212,6 @@ def resumed_config(path: str | Path, preset: str | None = None, **overrides: Any
     return preset_config(own, **{**saved, **overrides})
 
 
-def save_checkpoint(
-    path: str | Path,
-    net: Any,
-    config: DQNConfig,
-    meta: dict[str, Any],
-    opt_state: dict[str, Any] | None = None,
-) -> None:
-    """Write the network, its config, ``meta`` and the optimizer state (for resuming)
-    atomically (a torch file of plain data, see :mod:`boardai.learn.torch_file`)."""
-    from boardai.learn import torch_file
-
-    data = {"format": FORMAT, "config": asdict(config), "state": net.state_dict(), "meta": meta}
-    if opt_state is not None:
-        data["opt"] = opt_state
-    with atomic_write(path, "wb") as f:
-        torch_file.save(data, f)
-
-
 class SelfPlay:
     """``config.parallel`` self-play games advanced together, one ply each per :meth:`step`.
 
@@ -296,6 +278,190 @@ class SelfPlay:
         return ended
 
 
+class DQNTrainer(Trainer):
+    """Self-play DQN training on :mod:`boardai.learn.dqn`'s loop: checkpoints and evaluations
+    every ``eval_every`` games, written to the file ``out``; the checkpoint with the best score
+    against ``wpc`` so far is also kept, beside ``out`` as ``NAME.best.pt``.
+
+    Args:
+        resume: a checkpoint this trainer saved, to go on from (its network, optimizer,
+            games and evaluations; ``config`` is the run's from now on).
+    """
+
+    unit = "games"
+
+    def __init__(
+        self, config: DQNConfig, out: str | Path, resume: str | Path | None = None
+    ) -> None:
+        super().__init__(out, config.seed, threads=1)
+        self.cfg = config
+        loss = "huber" if config.huber else "mse"
+        self.learner = QLearner(
+            build_net(config), config.optimizer, config.lr, loss=loss, period=config.target_every
+        )
+        self.net, self.target = self.learner.net, self.learner.target
+        self.games_done = 0
+        self.plies = 0
+        self.owed = 0  # plies not yet paid for with a gradient step
+        self.history: list[dict[str, Any]] = []
+        self.seconds0 = self.cpu0 = 0.0  # a resumed run's time before this process
+        if resume is not None:
+            self.load(resume)
+        self.best_score = max((e["score_vs_wpc"] for e in self.history), default=-1.0)
+        self.best_path = self.out.with_suffix(".best.pt")
+        self.replay = Replay(config.replay)
+        self.games = SelfPlay(config, self.replay, self.rng)
+
+    @property
+    def done(self) -> int:
+        return self.games_done
+
+    def load(self, path: str | Path) -> None:
+        """Go on from a checkpoint :meth:`save` wrote: its network, optimizer and counters;
+        the self-play rng is the seed's for the games done."""
+        from boardai.learn import torch_file
+
+        old, _, saved = load_checkpoint(path)
+        self.net.load_state_dict(old.state_dict())
+        self.learner.copy_target()
+        self.games_done = int(saved.get("games", 0))
+        self.learner.updates = int(saved.get("updates", 0))
+        self.history = list(saved.get("evals", []))
+        self.rng = np.random.default_rng([self.cfg.seed, self.games_done])
+        state = torch_file.load(path, path).get("opt")
+        if state is not None:
+            self.learner.opt.load_state_dict(state)
+        if self.games_done:
+            self.seconds0 = float(saved.get("seconds", 0.0))
+            self.cpu0 = float(saved.get("cpu_seconds", 0.0))
+
+    def meta(self) -> dict[str, Any]:
+        """The counters a checkpoint keeps."""
+        since = 0.0 if self.started is None else time.perf_counter() - self.started
+        cpu = 0.0 if self.started is None else time.process_time() - self._cpu_start
+        return {
+            "games": self.games_done,
+            "updates": self.learner.updates,
+            "plies": self.plies,
+            "transitions": self.replay.added,
+            "evals": self.history,
+            "seconds": self.seconds0 + since,
+            "cpu_seconds": self.cpu0 + cpu,
+        }
+
+    def save(self, path: str | Path) -> None:
+        """Write the network, its config, :meth:`meta` and the optimizer state (for resuming)
+        atomically."""
+        write_checkpoint(
+            path,
+            {
+                "format": FORMAT,
+                "config": asdict(self.cfg),
+                "state": self.net.state_dict(),
+                "meta": self.meta(),
+                "opt": self.learner.opt.state_dict(),
+            },
+        )
+
+    def save_run(self) -> None:
+        self.save(self.out)
+
+    def q_values(self, x: np.ndarray) -> np.ndarray:
+        """Q values of board planes under the online network."""
+        import torch
+
+        with torch.no_grad():
+            return self.net(torch.from_numpy(x).view(-1, 3, 8, 8)).numpy()
+
+    def update(self) -> None:
+        """One gradient step on a minibatch: negamax targets (see the module's docstring)."""
+        import torch
+
+        cfg, rng = self.cfg, self.rng
+        sample = self.replay.sample(cfg.batch, rng)
+        b = sample["boards"]
+        obs, nxt = planes(b[:, 0], b[:, 1], b[:, 2]), planes(b[:, 3], b[:, 4], b[:, 5])
+        action, done = sample["action"], sample["done"]
+        if cfg.symmetries:
+            k = rng.integers(8, size=len(action))
+            obs, action = transform(obs, action, k)
+            nxt, _ = transform(nxt, action, k)
+        mask = np.concatenate([nxt[:, 2] > 0, ((b[:, 5] == 0) & ~done)[:, None]], 1)
+        obs_t = torch.from_numpy(obs).view(-1, 3, 8, 8)
+        nxt_t = torch.from_numpy(nxt).view(-1, 3, 8, 8)
+        with torch.no_grad():
+            chooser = self.net(nxt_t) if cfg.double else None
+            best = best_next_value(self.target(nxt_t), torch.from_numpy(mask), chooser)
+            boot = (-cfg.gamma * best).clamp(-1.0, 1.0)
+            y = torch.where(torch.from_numpy(done), torch.from_numpy(sample["reward"]), boot)
+            if cfg.mc_mix > 0:
+                mixed = (1 - cfg.mc_mix) * y + cfg.mc_mix * torch.from_numpy(sample["ret"])
+                y = torch.where(torch.from_numpy(sample["has_ret"]), mixed, y)
+        q = self.net(obs_t).gather(1, torch.from_numpy(action).unsqueeze(1)).squeeze(1)
+        self.learner.step(q, y)
+        self.learner.sync_target()
+
+    def begin(self) -> None:
+        self._cpu_start = time.process_time()
+        self._evals = Cadence(self.cfg.eval_every, self.games_done)
+
+    def play(self) -> Iterator[None]:
+        """One ply of every game and the gradient steps it pays for; yields once for each
+        game that ended."""
+        cfg = self.cfg
+        eps = anneal(cfg.epsilon_start, cfg.epsilon_end, self.games_done / cfg.epsilon_decay)
+        if cfg.lr_end > 0:
+            self.learner.set_lr(anneal(cfg.lr, cfg.lr_end, self.games_done / cfg.games))
+        ended = self.games.step(self.q_values, eps)
+        self.plies += cfg.parallel
+        self.owed += cfg.parallel
+        if len(self.replay) >= max(cfg.start, cfg.batch):
+            while self.owed >= cfg.train_every:
+                self.update()
+                self.owed -= cfg.train_every
+        else:
+            self.owed = 0
+        for _ in range(ended):
+            self.games_done += 1
+            yield
+
+    def report(self, total: int) -> tuple[dict[str, Any] | None, str | None]:
+        """Every ``eval_every`` games and at the last: matches against wpc and random, then
+        a checkpoint (and the best one)."""
+        if not (self._evals.due(self.games_done) or self.games_done == total):
+            return None, None
+        ev = self.evaluate()
+        self.history.append(ev)
+        self.save_run()
+        self.keep_if_best(ev["score_vs_wpc"], lambda: self.save(self.best_path))
+        return ev, str(self.out)
+
+    def evaluate(self) -> dict[str, Any]:
+        """Matches of the network as saved now against wpc (epsilon 0.1) and random, seeded
+        by the games done."""
+        from boardai.arena.match import play_match
+
+        self.save_run()
+        spec, games, seed = f"dqn:model={self.out}", self.cfg.eval_games, self.games_done
+        vs_wpc = play_match(spec, "wpc", games, epsilon=0.1, seed=seed)
+        vs_random = play_match(spec, "random", games, seed=seed)
+        return {
+            "games": self.games_done,
+            "score_vs_wpc": vs_wpc.score,
+            "se_vs_wpc": vs_wpc.score_se,
+            "win_rate_vs_random": vs_random.wins / vs_random.games,
+            "score_vs_random": vs_random.score,
+            "eval_games": games,
+            "updates": self.learner.updates,
+            "seconds": self.meta()["seconds"],
+        }
+
+    def finish(self, total: int, interrupted: bool) -> dict[str, Any]:
+        if not interrupted:  # (a stopped run was saved as it stopped)
+            self.save_run()
+        return self.meta()
+
+
 def train(
     config: DQNConfig,
     out: str | Path,
@@ -304,172 +470,18 @@ def train(
     on_progress: ProgressHook | None = None,
     should_stop: StopCheck | None = None,
 ) -> dict[str, Any]:
-    """Self-play DQN training; checkpoints and evaluations every ``eval_every`` games (the
-    shape of :mod:`boardai.learn.run`).
-
-    The checkpoint with the best score against ``wpc`` so far is also kept, beside ``out`` as
-    ``NAME.best.pt``.
+    """Self-play DQN training (:class:`DQNTrainer`) to ``config.games`` games, in the shape of
+    :mod:`boardai.learn.run`.
 
     Args:
-        resume: a checkpoint this trainer saved, to go on from (its network, optimizer,
-            games and evaluations; ``config`` is the run's from now on).
+        resume: a checkpoint this trainer saved, to go on from.
         on_progress: gets a ``start`` event, then a ``step`` event after every game that
             ends (``stats``: the evaluation, where one was played).
-        should_stop: asked after every game that ends: True saves ``out`` and ends the run.
+        should_stop: asked before every ply of the games: True saves ``out`` and ends the run.
 
     Returns:
         The checkpoint's metadata, with ``unit`` (games), ``done``, ``total``, ``out`` and
         ``interrupted``. Ctrl-C saves ``out`` before it goes on up.
     """
-    import torch
-    import torch.nn.functional as F
-
-    from boardai.arena.match import play_match
-    from boardai.learn import torch_file
-
-    torch.set_num_threads(1)
-    torch.manual_seed(config.seed)
-    rng = np.random.default_rng(config.seed)
-    net = build_net(config)
-    done_games = 0
-    history: list[dict[str, Any]] = []
-    best_path = Path(out).with_suffix(".best.pt")
-    opt_cls = torch.optim.RMSprop if config.optimizer == "rmsprop" else torch.optim.Adam
-    opt = opt_cls(net.parameters(), lr=config.lr)
-    steps = 0
-    if resume is not None:
-        old, _, saved = load_checkpoint(resume)
-        net.load_state_dict(old.state_dict())
-        done_games = int(saved.get("games", 0))
-        steps = int(saved.get("updates", 0))
-        history = list(saved.get("evals", []))
-        rng = np.random.default_rng([config.seed, done_games])
-        state = torch_file.load(resume, resume).get("opt")
-        if state is not None:
-            opt.load_state_dict(state)
-    best_score = max((e["score_vs_wpc"] for e in history), default=-1.0)
-    target = build_net(config)
-    target.load_state_dict(net.state_dict())
-    replay = Replay(config.replay)
-    games = SelfPlay(config, replay, rng)
-    plies = 0
-    owed = 0  # plies not yet paid for with a gradient step
-    t0 = time.perf_counter()
-    c0 = time.process_time()
-    seconds0 = float(saved.get("seconds", 0.0)) if resume is not None and done_games else 0.0
-    cpu0 = float(saved.get("cpu_seconds", 0.0)) if resume is not None and done_games else 0.0
-
-    def meta() -> dict[str, Any]:
-        return {
-            "games": done_games,
-            "updates": steps,
-            "plies": plies,
-            "transitions": replay.added,
-            "evals": history,
-            "seconds": seconds0 + time.perf_counter() - t0,
-            "cpu_seconds": cpu0 + time.process_time() - c0,
-        }
-
-    def save(path: str | Path) -> None:
-        save_checkpoint(path, net, config, meta(), opt.state_dict())
-
-    def q_fn(x: np.ndarray) -> np.ndarray:
-        with torch.no_grad():
-            return net(torch.from_numpy(x).view(-1, 3, 8, 8)).numpy()
-
-    def learn() -> None:
-        nonlocal steps
-        sample = replay.sample(config.batch, rng)
-        b = sample["boards"]
-        obs, nxt = planes(b[:, 0], b[:, 1], b[:, 2]), planes(b[:, 3], b[:, 4], b[:, 5])
-        action, done = sample["action"], sample["done"]
-        if config.symmetries:
-            k = rng.integers(8, size=len(action))
-            obs, action = transform(obs, action, k)
-            nxt, _ = transform(nxt, action, k)
-        mask = np.concatenate([nxt[:, 2] > 0, ((b[:, 5] == 0) & ~done)[:, None]], 1)
-        obs_t = torch.from_numpy(obs).view(-1, 3, 8, 8)
-        nxt_t = torch.from_numpy(nxt).view(-1, 3, 8, 8)
-        mask_t = torch.from_numpy(mask)
-        with torch.no_grad():
-            q_next = target(nxt_t)
-            chooser = net(nxt_t) if config.double else q_next
-            pick = chooser.masked_fill(~mask_t, -1e9).argmax(1, keepdim=True)
-            boot = (-config.gamma * q_next.gather(1, pick).squeeze(1)).clamp(-1.0, 1.0)
-            y = torch.where(torch.from_numpy(done), torch.from_numpy(sample["reward"]), boot)
-            if config.mc_mix > 0:
-                mixed = (1 - config.mc_mix) * y + config.mc_mix * torch.from_numpy(sample["ret"])
-                y = torch.where(torch.from_numpy(sample["has_ret"]), mixed, y)
-        q = net(obs_t).gather(1, torch.from_numpy(action).unsqueeze(1)).squeeze(1)
-        loss = F.smooth_l1_loss(q, y) if config.huber else F.mse_loss(q, y)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        steps += 1
-        if steps % config.target_every == 0:
-            target.load_state_dict(net.state_dict())
-
-    def evaluate() -> dict[str, Any]:
-        save(out)
-        spec = f"dqn:model={out}"
-        vs_wpc = play_match(spec, "wpc", config.eval_games, epsilon=0.1, seed=done_games)
-        vs_random = play_match(spec, "random", config.eval_games, seed=done_games)
-        return {
-            "games": done_games,
-            "score_vs_wpc": vs_wpc.score,
-            "se_vs_wpc": vs_wpc.score_se,
-            "win_rate_vs_random": vs_random.wins / vs_random.games,
-            "score_vs_random": vs_random.score,
-            "eval_games": config.eval_games,
-            "updates": steps,
-            "seconds": seconds0 + time.perf_counter() - t0,
-        }
-
-    def summary(interrupted: bool) -> dict[str, Any]:
-        return {
-            **meta(),
-            **run_summary("games", done_games, config.games, out, interrupted),
-        }
-
-    if on_progress is not None:
-        on_progress(Progress("start", done_games, config.games, "games"))
-    try:
-        while done_games < config.games:
-            frac = done_games / max(1, config.epsilon_decay)
-            eps = anneal(config.epsilon_start, config.epsilon_end, frac)
-            if config.lr_end > 0:
-                lr = anneal(config.lr, config.lr_end, done_games / config.games)
-                for group in opt.param_groups:
-                    group["lr"] = lr
-            ended = games.step(q_fn, eps)
-            plies += config.parallel
-            owed += config.parallel
-            if len(replay) >= max(config.start, config.batch):
-                while owed >= config.train_every:
-                    learn()
-                    owed -= config.train_every
-            else:
-                owed = 0
-            for _ in range(ended):
-                done_games += 1
-                ev = None
-                if done_games % config.eval_every == 0 or done_games == config.games:
-                    ev = evaluate()
-                    history.append(ev)
-                    save(out)
-                    if ev["score_vs_wpc"] > best_score:
-                        best_score = ev["score_vs_wpc"]
-                        save(best_path)
-                if on_progress is not None:
-                    wrote = str(out) if ev is not None else None
-                    on_progress(Progress("step", done_games, config.games, "games", ev, wrote))
-                if done_games >= config.games:
-                    break
-            if ended and stopping(should_stop):
-                save(out)
-                return summary(True)
-    except KeyboardInterrupt:
-        save(out)
-        raise
-    save(out)
-    return summary(False)
+    trainer = DQNTrainer(config, out, resume=resume)
+    return trainer.train(config.games, on_progress=on_progress, should_stop=should_stop)
