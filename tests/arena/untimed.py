@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 TIMINGS = frozenset(
     {"seconds", "cpu_seconds", "moves_per_s", "cpu_ms_per_move", "moves_per_second"}
+    | {f"{p}_{k}" for p in "ab" for k in ("seconds", "slowest", "seconds_a_move")}
 )
 #: What also differs between a run on Ray and a local one.
 RAY_TIMINGS = TIMINGS | {"workers"}
@@ -25,3 +27,9 @@ def untimed(path: Path, timings: Collection[str] = TIMINGS) -> Any:
         return x
 
     return strip(json.loads(path.read_text()))
+
+
+def untimed_outcomes(outcomes: Sequence[Any]) -> list[Any]:
+    """A match's game outcomes with the players' thinking times zeroed."""
+    zero = {f"{p}_{k}": 0.0 for p in "ab" for k in ("seconds", "slowest")}
+    return [replace(o, **zero) for o in outcomes]

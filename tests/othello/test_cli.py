@@ -27,6 +27,27 @@ def test_match_and_tournament(tmp_path: Path) -> None:
     assert main(t) == 0
 
 
+def test_match_on_a_game_clock_reports_each_players_time(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "m.json"
+    args = ["othello", "match", "--black", "alphabeta:depth=60,endgame=0", "--white", "random"]
+    # depth 60 with no time= of its own: only the clock's share ends each move
+    argv = [*args, "--games", "2", "--workers", "1", "--clock", "4", "--json", str(out)]
+    assert main(argv) == 0
+    r = json.loads(out.read_text())
+    assert r["games"] == 2 and r["forfeits"] == []
+    assert 0 < r["a_seconds_a_move"] <= r["a_slowest"] < 4 / 3
+    assert r["b_seconds_a_move"] < r["a_seconds_a_move"]  # random thinks less than a search
+    assert "seconds a move (random)" in capsys.readouterr().out
+    for bad in ("x", "10+5", "10+0/3", "-1", "0", "nan"):
+        with pytest.raises(SystemExit) as e:
+            main([*args, "--clock", bad])
+        assert e.value.code == 2, bad
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("boardai: error: argument --clock") and "\n" not in err, bad
+
+
 def test_match_and_tournament_records_replay_to_their_results(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

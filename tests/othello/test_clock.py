@@ -119,3 +119,101 @@ def test_a_deep_search_keeps_to_the_clock() -> None:
     move = _ok(server, "genmove black")
     assert move.upper() in ("D3", "C4", "F5", "E6")
     assert time.perf_counter() - start < 5.0  # its share of 1.5 s, with room for a busy box
+
+
+def test_a_move_past_the_main_time_flags_the_clock() -> None:
+    clock = Clock(main=1.0)
+    clock.spent(0.6)
+    assert not clock.flagged
+    clock.spent(0.5)
+    assert clock.flagged
+
+
+def test_byo_yomi_flags_a_move_longer_than_a_period_or_a_period_overrun() -> None:
+    clock = Clock(main=1.0, byo_yomi=2.0, stones=2)
+    clock.spent(2.9)  # 1.9 s past the main time: within the first period
+    assert not clock.flagged and clock.left_stones == 2
+    clock = Clock(main=1.0, byo_yomi=2.0, stones=2)
+    clock.spent(3.1)  # 2.1 s past the main time: more than a period
+    assert clock.flagged
+    clock = Clock(main=0.0, byo_yomi=2.0, stones=2)
+    clock.spent(1.5)
+    clock.spent(0.6)  # the period's second move, 0.1 s after its end
+    assert clock.flagged and clock.left < 0  # not renewed: the flag fell in this period
+
+
+class Slow:
+    """A player that thinks ``seconds`` a move and notes each budget it is given."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds, self.name = seconds, "slow"
+        self.budgets: list[float | None] = []
+
+    def limit_time(self, seconds: float | None) -> None:
+        self.budgets.append(seconds)
+
+    def act(self, state: Board) -> int:
+        time.sleep(self.seconds)
+        return state.legal_actions()[0]
+
+    def reset(self) -> None:
+        pass
+
+    def reseed(self, seed: int) -> None:
+        pass
+
+
+def test_a_player_whose_clock_runs_out_loses_the_game() -> None:
+    from boardai.arena.match import play_game
+    from boardai.othello.board import BLACK
+    from boardai.othello.clock import Clocked
+
+    slow = Slow(0.05)
+    black = Clocked(slow, Clock(main=0.3))
+    white = Clocked(make_agent("random", seed=1), Clock(main=0.3))
+    game, forfeit = play_game(black, white)
+    assert forfeit is not None and forfeit.startswith("slow (black) lost on time")
+    assert game.board.to_move == BLACK  # the game stops with the loser to move
+    assert 1 <= black.times.moves <= 7  # 0.3 s of 0.05 s moves (or fewer, slower), the last past it
+    assert black.times.slowest >= 0.05 and black.times.seconds >= 0.3
+    assert len(slow.budgets) == black.times.moves  # each move was given its share first
+    assert all(b is not None and b <= 0.3 / 3 for b in slow.budgets)
+    assert white.times.moves == black.times.moves - 1
+
+
+def test_a_gtp_engine_is_told_the_clock_once_a_game_and_before_each_move() -> None:
+    from boardai.othello.agents.gtp_engine import GTPAgent, GTPOptions
+    from boardai.othello.gtp import EngineRefusedError
+
+    class Engine:
+        """Stands in for the engine's client: notes the commands, refuses some."""
+
+        def __init__(self, refuse: str = "") -> None:
+            self.sent: list[str] = []
+            self.refuse = refuse
+            self.proc = self  # poll(): still running
+
+        def poll(self) -> None:
+            return None
+
+        def send(self, command: str) -> str:
+            self.sent.append(command)
+            if self.refuse and command.startswith(self.refuse):
+                raise EngineRefusedError(command)
+            return ""
+
+    agent = GTPAgent(GTPOptions(cmd="unused"))
+    agent.client = engine = Engine()  # type: ignore[assignment]
+    clock = Clock(main=90.7, byo_yomi=10.0, stones=5)
+    agent.tell_clock(clock, 0)
+    clock.spent(20.5)
+    agent.tell_clock(clock, 0)
+    assert engine.sent == ["time_settings 90 10 5", "time_left black 90 0", "time_left black 70 0"]
+    agent.reset()
+    agent.tell_clock(Clock(main=5.0), 1)  # a new game: its settings again
+    assert engine.sent[-3:] == ["clear_board", "time_settings 5 0 0", "time_left white 5 0"]
+    agent.client = engine = Engine(refuse="time_settings")
+    agent.reset()
+    agent.tell_clock(clock, 0)
+    agent.tell_clock(clock, 0)  # it keeps no clock: not told again
+    assert engine.sent == ["clear_board", "time_settings 90 10 5"]

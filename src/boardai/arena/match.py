@@ -95,9 +95,11 @@ def play_game(
     drawn from ``seed``. The game opens with the moves of ``opening`` (a random opening,
     :func:`random_opening`), kept in its record; the players play on from there.
 
-    Returns the game and, if a player failed (raised, or returned an illegal move), a message:
-    that player then loses the game (the game stops there, the loser to move).
+    Returns the game and, if a player failed (raised, returned an illegal move, or ran out
+    of its game clock: :class:`~boardai.othello.clock.Clocked`), a message: that player then
+    loses the game (the game stops there, the loser to move).
     """
+    from boardai.othello.clock import OutOfTimeError
     from boardai.othello.contract_game import StateOthello
     from boardai.othello.game import Game
 
@@ -111,6 +113,8 @@ def play_game(
             pass
     except IllegalMoveError as e:
         return game, f"{_who(players, game)} played illegal {e.action!r}"
+    except OutOfTimeError as e:
+        return game, f"{_who(players, game)} lost on time: {e}"
     except Exception as e:  # a crashed engine or a bug: that player forfeits
         return game, f"{_who(players, game)} failed: {e}"
     return game, None
@@ -159,6 +163,9 @@ class Match:
         swap: colours alternate and pairs share a seed; False: A is black in every game.
         random_plies: (lo, hi): each game opens with k random legal plies, k uniform in
             lo..hi, the same opening for both games of a pair (None: no random opening).
+        clock: (main, byo_yomi, stones): each player's game clock
+            (:class:`~boardai.othello.clock.Clock`); a player that runs out loses the game
+            (None: no clock, each player's own limit a move).
     """
 
     a: str
@@ -168,6 +175,7 @@ class Match:
     keep_records: bool = False
     swap: bool = True
     random_plies: tuple[int, int] | None = None
+    clock: tuple[float, float, int] | None = None
 
     def build(self) -> list[Agent[Any]]:
         from boardai.othello.agents import make_agent
@@ -178,6 +186,7 @@ class Match:
         """Game ``index``: pair ``index // 2``, A black in even games (or all, without
         swapping)."""
         from boardai.othello.board import BLACK, WHITE
+        from boardai.othello.clock import Clock, Clocked
 
         gseed = pair_seed(self.seed, pair_of(index, self.swap))
         a_color = BLACK if index % 2 == 0 or not self.swap else WHITE
@@ -185,11 +194,18 @@ class Match:
         for agent, seed in ((a, gseed), (b, gseed + 1)):
             agent.reseed(seed)
             agent.reset()
-        black, white = (a, b) if a_color == BLACK else (b, a)
+        timed_a, timed_b = (
+            Clocked(p, None if self.clock is None else Clock(*self.clock)) for p in (a, b)
+        )
+        black, white = (timed_a, timed_b) if a_color == BLACK else (timed_b, timed_a)
         opening = () if self.random_plies is None else random_opening(self.random_plies, gseed)
         game, forfeit = play_game(black, white, self.epsilon, gseed, opening=opening)
         random_plies = None if self.random_plies is None else len(opening)
-        return _outcome(index, a_color, game, forfeit, self.keep_records, random_plies)
+        outcome = _outcome(index, a_color, game, forfeit, self.keep_records, random_plies)
+        ta, tb = timed_a.times, timed_b.times
+        outcome.a_seconds, outcome.a_moves, outcome.a_slowest = ta.seconds, ta.moves, ta.slowest
+        outcome.b_seconds, outcome.b_moves, outcome.b_slowest = tb.seconds, tb.moves, tb.slowest
+        return outcome
 
 
 def run_match(
@@ -208,14 +224,16 @@ def run_match(
     journal: Part[GameOutcome] | None = None,
     part: range | None = None,
     random_plies: tuple[int, int] | None = None,
+    clock: tuple[float, float, int] | None = None,
 ) -> runner.Run[GameOutcome]:
     """Play ``games`` games of A against B; Ctrl-C stops and keeps the finished ones (the
     run's ``interrupted`` says so). The outcomes come back in game order; ``on_game`` sees
     each as it finishes (and first those of ``journal``, which are not played again);
     ``part``: only the games of this range (:func:`~boardai.arena.runner.run`);
-    ``random_plies``: each game's random opening (see :class:`Match`)."""
+    ``random_plies``: each game's random opening, ``clock``: each player's game clock (see
+    :class:`Match`)."""
     return runner.run(
-        Match(a, b, epsilon, seed, keep_records, swap, random_plies),
+        Match(a, b, epsilon, seed, keep_records, swap, random_plies, clock),
         games,
         workers=workers,
         backend=backend,

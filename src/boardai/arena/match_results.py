@@ -29,6 +29,14 @@ class GameOutcome:
     moves: int
     forfeit: str | None = None  #: why a player lost by forfeit (a crashed engine), if one did
     record: dict[str, Any] | None = None
+    #: Seconds each player thought in all, over how many of its moves, and its slowest move
+    #: (a random move of epsilon is not the player's; a game of an older journal has none).
+    a_seconds: float = 0.0
+    a_moves: int = 0
+    a_slowest: float = 0.0
+    b_seconds: float = 0.0
+    b_moves: int = 0
+    b_slowest: float = 0.0
 
 
 @dataclass
@@ -48,15 +56,23 @@ class MatchResult:
     seconds: float
     epsilon: float
     forfeits: list[str] = field(default_factory=list)
+    #: Each player's mean and slowest seconds a move over the games that timed them.
+    a_seconds_a_move: float = math.nan
+    b_seconds_a_move: float = math.nan
+    a_slowest: float = math.nan
+    b_slowest: float = math.nan
 
     @property
     def moves_per_second(self) -> float:
         return self.moves / self.seconds if self.seconds > 0 else math.nan
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON of ``--json``: NaN (a figure with no games behind it) as None."""
+        from boardai.arena.results import json_finite
+
         d = asdict(self)
         d["moves_per_second"] = self.moves_per_second
-        return d
+        return json_finite(d)
 
 
 def summarize(
@@ -65,6 +81,7 @@ def summarize(
     """Wins, draws, losses, score ± standard error and mean disc difference for A."""
     s = np.array([o.score for o in outcomes], np.float64)
     n = len(s)
+    a_moves, b_moves = sum(o.a_moves for o in outcomes), sum(o.b_moves for o in outcomes)
     se = float(s.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
     return MatchResult(
         a=a,
@@ -80,6 +97,10 @@ def summarize(
         seconds=seconds,
         epsilon=epsilon,
         forfeits=[o.forfeit for o in outcomes if o.forfeit],
+        a_seconds_a_move=sum(o.a_seconds for o in outcomes) / a_moves if a_moves else math.nan,
+        b_seconds_a_move=sum(o.b_seconds for o in outcomes) / b_moves if b_moves else math.nan,
+        a_slowest=max((o.a_slowest for o in outcomes if o.a_moves), default=math.nan),
+        b_slowest=max((o.b_slowest for o in outcomes if o.b_moves), default=math.nan),
     )
 
 

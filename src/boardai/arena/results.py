@@ -100,7 +100,7 @@ class RunResult:
             "workers": self.workers,
             "seconds": self.seconds,
             "interrupted": self.interrupted,
-            "summary": _finite(self.summary().to_dict()),
+            "summary": json_finite(self.summary().to_dict()),
             "moves_per_s": _finite_value(self.moves_per_second()),
             "cpu_ms_per_move": _finite_value(self.cpu_ms_per_move()),
             "tile_reach": [
@@ -110,7 +110,7 @@ class RunResult:
         }
 
     def _game_dict(self, result: GameResult) -> dict[str, Any]:
-        game = _finite(asdict(result))
+        game = json_finite(asdict(result))
         if result.index in self.records:
             game["record"] = self.records[result.index]
         return game
@@ -223,7 +223,7 @@ def _finite_value(x: float) -> float | None:
     return None if isinstance(x, float) and not math.isfinite(x) else x
 
 
-def _finite(d: dict[str, Any]) -> dict[str, Any]:
+def json_finite(d: dict[str, Any]) -> dict[str, Any]:
     """JSON has no NaN: write None instead."""
     return {k: _finite_value(v) for k, v in d.items()}
 

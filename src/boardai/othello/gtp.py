@@ -20,9 +20,8 @@ import time
 from collections.abc import Callable
 from typing import IO, Any
 
-from boardai.agent import Timed
 from boardai.othello.board import BLACK, PASS, WHITE, Board, action_text, parse_action
-from boardai.othello.clock import Clock
+from boardai.othello.clock import Clock, give_budget
 
 PROTOCOL_VERSION = "2"
 COLOURS = (BLACK, WHITE)
@@ -205,9 +204,7 @@ class GTPServer:
                 raise ValueError(f"it is not {args[0]}'s turn")
             board = board.play(PASS)
         clock = self.clocks[color] if self.clocks is not None else None
-        if isinstance(self.agent, Timed):
-            empties = 64 - (board.mover | board.opponent).bit_count()
-            self.agent.limit_time(None if clock is None else clock.budget(empties))
+        give_budget(self.agent, clock, board)
         start = time.perf_counter()
         action = int(self.agent.act(board))  # may fail: the history is then left as it was
         if clock is not None:

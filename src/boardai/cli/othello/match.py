@@ -4,6 +4,7 @@ what ``boardai othello tournament`` shares with it: the options, the pairing, th
 from __future__ import annotations
 
 import argparse
+import math
 from typing import TYPE_CHECKING, Any
 
 from boardai.cli._arena import add_arena_options
@@ -44,7 +45,43 @@ def match_options(p: argparse.ArgumentParser) -> None:
         help="write every game's replay record (JSON lines: boardai replay, render, tui "
         "--replay and the web page's Replay tab open it)",
     )
+    p.add_argument(
+        "--clock",
+        type=clock_spec,
+        metavar="MAIN[+BYO/STONES]",
+        help="a game clock for each player: MAIN seconds for the game, then (optionally) "
+        "Canadian byo-yomi, STONES moves in every BYO seconds; a search gets each move's share "
+        "(its own time= is the most), a GTP engine is sent time_settings and time_left, and a "
+        "player whose clock runs out loses the game (default: no clock)",
+    )
     add_arena_options(p)
+
+
+def clock_spec(text: str) -> tuple[float, float, int]:
+    """argparse type: ``MAIN`` or ``MAIN+BYO/STONES`` seconds (main time, then STONES moves in
+    each period of BYO seconds) -> (main, byo_yomi, stones).
+
+    >>> clock_spec("60"), clock_spec("0+10/5"), clock_spec("30.5+2/1")
+    ((60.0, 0.0, 0), (0.0, 10.0, 5), (30.5, 2.0, 1))
+    """
+    main, plus, rest = text.partition("+")
+    byo, slash, stones = rest.partition("/")
+    try:
+        clock = (float(main), float(byo) if plus else 0.0, int(stones) if plus else 0)
+        if plus and not slash:
+            raise ValueError
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: a clock is MAIN or MAIN+BYO/STONES (seconds; e.g. 60 or 30+5/1)"
+        ) from None
+    main_s, byo_s, n = clock
+    if not (math.isfinite(main_s) and math.isfinite(byo_s)) or main_s < 0 or byo_s < 0 or n < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: a clock's seconds and moves are >= 0")
+    if main_s <= 0 and (byo_s <= 0 or n <= 0):
+        raise argparse.ArgumentTypeError(f"{text!r}: a clock needs main time or byo-yomi")
+    if plus and (byo_s <= 0 or n <= 0):
+        raise argparse.ArgumentTypeError(f"{text!r}: byo-yomi needs BYO > 0 and STONES > 0")
+    return clock
 
 
 def random_plies_range(text: str) -> tuple[int, int]:
@@ -73,7 +110,9 @@ def register(app: App) -> None:
             "--resume m.jsonl\n"
             "boardai othello match --black alphabeta:depth=6,endgame=16 "
             "--white alphabeta:depth=6,endgame=16 --random-plies 8-30 --no-swap --games 2000 "
-            "--record data/games.jsonl --resume data/journal.jsonl"
+            "--record data/games.jsonl --resume data/journal.jsonl\n"
+            "boardai othello match --black ntuple:preset=strong --white alphabeta:depth=60 "
+            "--clock 60 --games 20"
         ),
     )
     p.add_argument("--black", required=True, metavar="SPEC", help="player A (black in odd games)")
@@ -164,6 +203,7 @@ def play_pairing(
             part=part,
             keep_records=records is not None,
             random_plies=getattr(args, "random_plies", None),
+            clock=getattr(args, "clock", None),
         )
     if records is not None:
         records += game_records(args.epsilon, done.results)
@@ -211,6 +251,10 @@ def match_table(r: MatchResult) -> Table:
     t.add_row("average disc difference", f"{r.disc_diff:+.1f}")
     t.add_row("epsilon", f"{r.epsilon}")
     t.add_row("moves per second", f"{r.moves_per_second:,.0f}")
+    for name, mean, slowest in ((r.a, r.a_seconds_a_move, r.a_slowest),
+                                (r.b, r.b_seconds_a_move, r.b_slowest)):  # fmt: skip
+        if not math.isnan(mean):
+            t.add_row(f"seconds a move ({name})", f"{mean:.3f} (slowest {slowest:.2f})")
     if r.forfeits:
         t.add_row("forfeits", f"{len(r.forfeits)} (first: {r.forfeits[0]})")
     return folding(t)
@@ -230,6 +274,8 @@ def journal_identity(args: argparse.Namespace, command: str, players: list[str])
         identity["records"] = True  # the journals of runs without --record resume as before)
     if getattr(args, "random_plies", None) is not None:  # (likewise)
         identity["random_plies"] = list(args.random_plies)
+    if getattr(args, "clock", None) is not None:  # (likewise)
+        identity["clock"] = list(args.clock)
     return identity
 
 

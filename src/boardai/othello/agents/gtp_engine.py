@@ -5,8 +5,10 @@ grhino), driven as a subprocess. A crashed, silent or confused engine raises
 from __future__ import annotations
 
 import contextlib
+import math
 import shlex
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from boardai.errors import UsageError
 from boardai.othello.agents import REGISTRY
@@ -19,6 +21,9 @@ from boardai.othello.gtp import (
     find_path,
     vertex,
 )
+
+if TYPE_CHECKING:
+    from boardai.othello.clock import Clock
 
 
 class TooManyEnginesError(UsageError):
@@ -67,6 +72,9 @@ class GTPAgent:
         self.board = Board.initial()
         self.engine_slots: EngineSlots | None = None
         self._slot: EngineSlots | None = None  # the slots a slot was taken from
+        #: Whether this game's time settings were sent (None: the engine refused them, so
+        #: it keeps no clock and is not told one again).
+        self._clock_sent: bool | None = False
 
     def _engine(self) -> GTPClient:
         if self.client is None or self.client.proc.poll() is not None:
@@ -85,6 +93,7 @@ class GTPAgent:
                 self.close()
                 raise
             self.board = Board.initial()
+            self._clock_sent = False
         return self.client
 
     def start(self) -> None:
@@ -100,9 +109,28 @@ class GTPAgent:
             except EngineError:
                 self.close()
         self.board = Board.initial()
+        if self._clock_sent:
+            self._clock_sent = False
 
     def reseed(self, seed: int) -> None:
         """Nothing to seed here: an engine's own randomness is its own."""
+
+    def tell_clock(self, clock: Clock, color: int) -> None:
+        """Send the game's ``time_settings`` (once a game) and ``time_left`` for ``color``, in
+        whole seconds as GTP has them (rounded down); an engine that refuses them keeps no
+        clock, and the match's clock alone counts its time."""
+        if self._clock_sent is None:
+            return
+        engine = self._engine()
+        try:
+            if not self._clock_sent:
+                engine.send(
+                    f"time_settings {_secs(clock.main)} {_secs(clock.byo_yomi)} {clock.stones}"
+                )
+                self._clock_sent = True
+            engine.send(f"time_left {COLOR_NAMES[color]} {_secs(clock.left)} {clock.left_stones}")
+        except EngineRefusedError:
+            self._clock_sent = None
 
     def act(self, state: Board) -> int:
         engine = self._engine()
@@ -146,6 +174,10 @@ class GTPAgent:
     def __del__(self) -> None:  # a player dropped unclosed still stops its engine
         with contextlib.suppress(Exception):
             self.close()
+
+
+def _secs(seconds: float) -> int:
+    return max(0, math.floor(seconds))
 
 
 @REGISTRY.register("gtp", GTPOptions)
