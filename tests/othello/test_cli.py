@@ -39,7 +39,9 @@ def test_match_on_a_game_clock_reports_each_players_time(
     assert r["games"] == 2 and r["forfeits"] == []
     assert 0 < r["a_seconds_a_move"] <= r["a_slowest"] < 4 / 3
     assert r["b_seconds_a_move"] < r["a_seconds_a_move"]  # random thinks less than a search
-    assert "seconds a move (random)" in capsys.readouterr().out
+    shown = capsys.readouterr()
+    assert "seconds a move (random)" in shown.out
+    assert "warning" not in shown.err  # depth 60 is no warning where the clock bounds it
     for bad in ("x", "10+5", "10+0/3", "-1", "0", "nan"):
         with pytest.raises(SystemExit) as e:
             main([*args, "--clock", bad])

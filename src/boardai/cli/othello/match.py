@@ -135,17 +135,18 @@ def register(app: App) -> None:
     p.set_defaults(func=run)
 
 
-def check_players(specs: list[str], cluster: str | None = None) -> None:
+def check_players(specs: list[str], cluster: str | None = None, clock: bool = False) -> None:
     """Build each player once here: a bad spec or model file, or an engine that does not
     start, is one line before any game. An engine is started here unless the games play on a
     cluster other than a local one (``cluster``), whose machines may be the only ones that
-    have it."""
+    have it. A slow player is warned about unless a game clock (``clock``) bounds its moves."""
     from boardai.agent import Closable
     from boardai.cli._common import warn_if_slow
     from boardai.othello.agents import make_agent
     from boardai.othello.agents.gtp_engine import start_engine
 
-    warn_if_slow("othello", specs)
+    if not clock:
+        warn_if_slow("othello", specs)
     for s in specs:
         agent = make_agent(s, 0)
         try:
@@ -284,7 +285,7 @@ def run(args: argparse.Namespace) -> int:
     from boardai.cli._common import console, write_json
 
     part_of(args)  # a bad --part is one line before any work
-    check_players([args.black, args.white], getattr(args, "cluster", None))
+    check_players([args.black, args.white], getattr(args, "cluster", None), args.clock is not None)
     if args.random_plies is not None and args.swap and args.black == args.white:
         import sys
 

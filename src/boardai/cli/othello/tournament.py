@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     from boardai.cli._arena import open_journal, part_of
 
     part_of(args)  # a bad --part is one line before any work
-    check_players(names, getattr(args, "cluster", None))
+    check_players(names, getattr(args, "cluster", None), args.clock is not None)
     results = []
     scores: dict[tuple[int, int], tuple[float, int]] = {}
     journal = open_journal(args, journal_identity(args, "othello tournament", names))
