@@ -177,9 +177,16 @@ class Cadence:
 class DQNTrainer:
     """The loop of a DQN run; a game's trainer fills in what is its own.
 
-    Subclasses set :attr:`unit` (what :attr:`done` counts) and implement :attr:`done`,
-    :meth:`play`, :meth:`report`, :meth:`save_run` and :meth:`finish`; they build a
-    :class:`QLearner` after ``super().__init__``, which seeds torch and :attr:`rng`.
+    A subclass builds its :class:`QLearner` after ``super().__init__`` (which seeds torch and
+    :attr:`rng`), sets :attr:`unit` and implements:
+
+    - :attr:`done`: units trained in all, a resumed run's earlier ones included;
+    - :meth:`play`: play and learn one chunk, yielding each time :attr:`done` moved;
+    - :meth:`report`: at each yield, evaluate, log and save where due: the report row (None
+      when none was due) and the path saved (None when nothing was);
+    - :meth:`save_run`: save the run to go on from (at a stop, and where it reports);
+    - :meth:`finish`: the run's last work (a final evaluation, a save) and its summary;
+    - :meth:`begin` (optional): this call's counters, set up before the loop.
     """
 
     #: What :attr:`done` counts (``env steps``, ``games``).
@@ -200,28 +207,21 @@ class DQNTrainer:
 
     @property
     def done(self) -> int:
-        """Units trained in all, a resumed run's earlier ones included."""
         raise NotImplementedError
 
     def begin(self) -> None:
-        """Set up this call's counters, before the loop (nothing by default)."""
+        pass
 
     def play(self) -> Iterator[None]:
-        """Play and learn one chunk; yield each time :attr:`done` moved and may have made a
-        report due (the loop reports, and may stop, there)."""
         raise NotImplementedError
 
     def report(self, total: int) -> tuple[dict[str, Any] | None, str | None]:
-        """Evaluate, log and save where due at this count: the report row (None when none
-        was due) and the path saved (None when nothing was)."""
         raise NotImplementedError
 
     def save_run(self) -> None:
-        """Save the run to go on from (at a stop, and where :meth:`report` saves)."""
         raise NotImplementedError
 
     def finish(self, total: int, interrupted: bool) -> dict[str, Any]:
-        """The run's last work (a final evaluation, a save) and its summary."""
         raise NotImplementedError
 
     def keep_if_best(self, score: float, save: Any) -> None:

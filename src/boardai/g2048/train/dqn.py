@@ -21,7 +21,6 @@ True
 
 from __future__ import annotations
 
-import csv
 import dataclasses
 import time
 from collections import deque
@@ -41,7 +40,15 @@ from boardai.g2048.qnet import (
     q_forward,
 )
 from boardai.hardware import check_device, check_threads, resolve_device
-from boardai.learn.dqn import Cadence, QLearner, best_next_value, write_checkpoint
+from boardai.learn.csv_log import CsvLog
+from boardai.learn.dqn import (
+    LOSSES,
+    TARGET_UPDATES,
+    Cadence,
+    QLearner,
+    best_next_value,
+    write_checkpoint,
+)
 from boardai.learn.dqn import DQNTrainer as Trainer
 
 
@@ -164,11 +171,8 @@ class DQNConfig:
         checks = [
             (self.net in NETS, f"net must be one of {', '.join(NETS)}"),
             (self.reward in ("score", "log2", "shaped"), "reward must be score, log2 or shaped"),
-            (
-                self.target_update in ("soft", "hard", "none"),
-                "target_update must be soft, hard or none",
-            ),
-            (self.loss in ("huber", "mse"), "loss must be huber or mse"),
+            (self.target_update in TARGET_UPDATES, "target_update must be soft, hard or none"),
+            (self.loss in LOSSES, "loss must be huber or mse"),
             (self.exploration in STRATEGIES, f"exploration must be one of {', '.join(STRATEGIES)}"),
             (self.fit_mode in ("stream", "episodes"), "fit_mode must be stream or episodes"),
             (0.0 <= self.gamma <= 1.0, "gamma must be in [0, 1]"),
@@ -417,6 +421,7 @@ class DQNTrainer(Trainer):
         self.recent_scores: deque[int] = deque(maxlen=100)
         self.last_loss = float("nan")
         self.history: list[dict[str, Any]] = []
+        self.log = CsvLog(self.out / "log.csv", append=True)  # a resumed run's rows go on
         self.tb = None
         if tensorboard is not None:
             from torch.utils.tensorboard import SummaryWriter
@@ -720,13 +725,7 @@ class DQNTrainer(Trainer):
             "eval_reach_2048": evaluation["reach_2048"] if evaluation else "",
         }
         self.history.append(row)
-        path = self.out / "log.csv"
-        new = not path.exists()
-        with path.open("a", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(row))
-            if new:
-                w.writeheader()
-            w.writerow(row)
+        self.log.write(row)
         for k in ("loss", "epsilon", "env_steps_per_s", "updates_per_s"):
             self._log_scalar(f"charts/{k}" if k != "loss" else "losses/td", float(row[k]))
         if evaluation:

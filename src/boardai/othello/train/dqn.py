@@ -18,6 +18,8 @@ Self-play runs ``parallel`` games at once: one compiled call expands every child
 board (:mod:`boardai.othello.train.dqn_data`) and one forward pass gives all their Q values.
 The replay keeps bitboards; each sampled transition can be seen in a random one of the 8
 board symmetries (``symmetries``), so the network learns every image of every position.
+The loop, the gradient step and the target network are :mod:`boardai.learn.dqn`'s, as for
+2048's DQN; :class:`DQNTrainer` adds the self-play, these targets and the matches.
 
 Presets: ``fc64`` (the write-up's network: one hidden layer of 64 units on the 8x8 board,
 RMSProp, every legal move stored, one game at a time) and ``strong``, built for one CPU
@@ -37,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from boardai.learn.dqn import Cadence, QLearner, best_next_value, write_checkpoint
+from boardai.learn.dqn import OPTIMIZERS, Cadence, QLearner, best_next_value, write_checkpoint
 from boardai.learn.dqn import DQNTrainer as Trainer
 from boardai.learn.run import ProgressHook, StopCheck
 from boardai.learn.schedules import anneal
@@ -116,7 +118,7 @@ class DQNConfig:
         checks = [
             (self.preset in PRESETS, f"preset must be one of {', '.join(PRESETS)}"),
             (self.net in ("fc", "mlp", "conv"), "net must be fc, mlp or conv"),
-            (self.optimizer in ("rmsprop", "adam"), "optimizer must be rmsprop or adam"),
+            (self.optimizer in OPTIMIZERS, "optimizer must be rmsprop or adam"),
             (
                 min(self.hidden, self.layers, self.replay, self.batch, self.parallel) >= 1,
                 "hidden, layers, replay, batch and parallel must be >= 1",
