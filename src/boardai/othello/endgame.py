@@ -36,6 +36,11 @@ _ONE = np.uint64(1)
 _NODES, _LIMIT, _ABORT = 0, 1, 2
 _NO, _YES = np.int64(0), np.int64(1)  # "passed" flags (one type: one compiled version)
 
+#: The search's kernels never allocate, so they run without numba's runtime: with it, every
+#: call that passes an array counts a reference up and down again (two atomic operations per
+#: array and call), some 5-10% of the solver's time on FFO #40-#42.
+_kernel = njit(_nrt=False)
+
 
 def _highest_square(typingctx, x):  # type: ignore[no-untyped-def]
     """Index of the highest set bit of a non-zero ``uint64`` (63 - ``lzcnt``)."""
@@ -107,28 +112,30 @@ ETC_MIN = 9
 POTENTIAL_W = 8
 
 
-@njit
+@_kernel
 def flips_at(sq: np.int64, P: np.uint64, O: np.uint64) -> np.uint64:
-    """Discs of ``O`` flipped when the mover plays the (empty) square ``sq``."""
+    """Discs of ``O`` flipped when the mover plays the (empty) square ``sq``.
+
+    Branch free: along each ray the first square that is not the opponent's is the outflank
+    square, kept only if the mover holds it (``o``); the flips are the ray's squares before it.
+    """
     f = _ZERO
     notO = ~O
+    rays = RAYS[sq]
     for d in range(4):  # rays to higher squares: the first non-opponent square is the lowest bit
-        ray = RAYS[sq, d]
+        ray = rays[d]
         x = ray & notO
-        b = x & (_ZERO - x)
-        if b & P:
-            f |= (b - _ONE) & ray
-    for d in range(4, 8):  # rays to lower squares: the highest bit
-        ray = RAYS[sq, d]
+        o = x & (_ZERO - x) & P
+        f |= (o - np.uint64(o != _ZERO)) & ray
+    for d in range(4, 8):  # rays to lower squares: the highest bit (bit 0 stands in if none)
+        ray = rays[d]
         x = ray & notO
-        if x:
-            b = _ONE << highest_square(x)
-            if b & P:
-                f |= ray & ~((b << _ONE) - _ONE)
+        o = (_ONE << highest_square(x | _ONE)) & P & ray
+        f |= ray & (_ZERO - (o << _ONE))
     return f
 
 
-@njit
+@_kernel
 def _last1(P: np.uint64, O: np.uint64, sq: np.int64) -> np.int64:
     """Exact score with the one empty square ``sq``: only the count of flips is needed."""
     p = np.int64(popcount(P))
@@ -141,7 +148,7 @@ def _last1(P: np.uint64, O: np.uint64, sq: np.int64) -> np.int64:
     return 2 * p - 62 if 2 * p > 63 else 2 * p - 64  # nobody can play: the empty to the winner
 
 
-@njit
+@_kernel
 def _parity(empty: np.uint64) -> np.uint64:
     """Squares of ``empty`` in quadrants with an odd number of empties."""
     odd = _ZERO
@@ -151,7 +158,7 @@ def _parity(empty: np.uint64) -> np.uint64:
     return odd & empty
 
 
-@njit
+@_kernel
 def _small(
     P: np.uint64,
     O: np.uint64,
@@ -199,7 +206,7 @@ def _small(
     return best
 
 
-@njit
+@_kernel
 def _safe_axis(
     filled: np.uint64, s: np.uint64, end_up: np.uint64, end_down: np.uint64
 ) -> np.uint64:
@@ -213,7 +220,7 @@ def _safe_axis(
     return (up & down) | end_up | end_down
 
 
-@njit
+@_kernel
 def _stable(O: np.uint64, filled: np.uint64) -> np.uint64:
     """Discs of ``O`` that can never be flipped (a subset: full lines, edges, and discs whose
     every line is full, off the board, or next to a stable disc of the same colour)."""
@@ -235,13 +242,13 @@ def _stable(O: np.uint64, filled: np.uint64) -> np.uint64:
         stable = new
 
 
-@njit
+@_kernel
 def _slot(P: np.uint64, O: np.uint64, mask: np.uint64) -> np.int64:
     h = P * np.uint64(0x9E37_79B9_7F4A_7C15) ^ (O * np.uint64(0xC2B2_AE3D_27D4_EB4F))
     return np.int64((h ^ (h >> np.uint64(29))) & mask)
 
 
-@njit
+@_kernel
 def _around(x: np.uint64) -> np.uint64:
     """Squares next to a disc of ``x`` (in any of the 8 directions)."""
     w = (x >> np.uint64(1)) & ~COL_H
@@ -250,7 +257,7 @@ def _around(x: np.uint64) -> np.uint64:
     return (row | (row << np.uint64(8)) | (row >> np.uint64(8))) & ~x
 
 
-@njit
+@_kernel
 def _pack(lower: np.int64, upper: np.int64, move: np.int64) -> np.uint64:
     """One table word: lower and upper bounds (-64..64) and the best square (-1 if none)."""
     return (
@@ -260,7 +267,7 @@ def _pack(lower: np.int64, upper: np.int64, move: np.int64) -> np.uint64:
     )
 
 
-@njit
+@_kernel
 def _unpack(word: np.uint64) -> tuple[np.int64, np.int64, np.int64]:
     """(lower, upper, move) of a table word from :func:`_pack`."""
     lower = np.int64(word & np.uint64(0xFF)) - 64
@@ -268,7 +275,7 @@ def _unpack(word: np.uint64) -> tuple[np.int64, np.int64, np.int64]:
     return lower, upper, np.int64(word >> np.uint64(16)) - 1
 
 
-@njit
+@_kernel
 def _search(
     P: np.uint64,
     O: np.uint64,
