@@ -206,18 +206,6 @@ def spawn(b: np.uint64, bits: np.uint64, p4: float) -> np.uint64:
     return b | (exponent << np.uint64(trailing_zeros(empty)))  # type: ignore[call-arg]
 
 
-@njit("u8(u8, i8, i8)")
-def spawn_at(b: np.uint64, k: int, exponent: int) -> np.uint64:
-    """Put a tile of ``exponent`` on the k-th empty cell (row-major order) of ``b``."""
-    for i in range(16):
-        shift = np.uint64(4 * i)
-        if (b >> shift) & _NIB == 0:
-            if k == 0:
-                return b | (np.uint64(exponent) << shift)
-            k -= 1
-    return b
-
-
 @njit("b1(u8)")
 def can_move_fast(b: np.uint64) -> bool:
     """Whether any move is legal on a board with ``hi == 0``."""
