@@ -5,6 +5,8 @@ encoding: board -> table indices, symmetries as cell maps, its network class).
   layout of the weight tables, the lookup and update kernels (plain, temporal coherence).
 - :mod:`boardai.learn.model_file`: one n-tuple model-file format for every game: compressed,
   atomic, with metadata; compact (int16) files.
+- :mod:`boardai.learn.dqn`: the trainer both games' DQNs are (the Q update: loss, target
+  network, Double DQN; the loop: stops, progress events, evaluation cadence, summary).
 - :mod:`boardai.learn.replay`, :mod:`boardai.learn.schedules`, :mod:`boardai.learn.qnets`: DQN's
   replay buffer, exploration strategies and rate schedules, and the fully connected stack
   both games' Q nets use.

@@ -46,8 +46,6 @@ LOSSES = ("huber", "mse")
 #: Target-network updates of :class:`QLearner`: Polyak (``tau``), a copy every ``period``
 #: updates, or none (the online network is its own target).
 TARGET_UPDATES = ("soft", "hard", "none")
-#: Optimisers of :class:`QLearner`.
-OPTIMIZERS = ("adam", "rmsprop")
 
 
 def best_next_value(q: Any, legal: Any, chooser: Any = None) -> Any:
@@ -142,6 +140,21 @@ class QLearner:
     def copy_target(self) -> None:
         """Make the target network a copy of the online one."""
         self.target.load_state_dict(self.net.state_dict())
+
+
+def preset_values(
+    presets: dict[str, dict[str, Any]], aliases: dict[str, str], name: str
+) -> tuple[str, dict[str, Any]]:
+    """The name and values of preset ``name`` among ``presets`` (an old name in ``aliases`` is
+    read as today's); ValueError naming the presets for an unknown one.
+
+    >>> preset_values({"small": {"hidden": 8}}, {"seed9": "small"}, "seed9")
+    ('small', {'hidden': 8})
+    """
+    name = aliases.get(name, name)
+    if name not in presets:
+        raise ValueError(f"unknown preset {name!r} (choose from {', '.join(presets)})")
+    return name, dict(presets[name])
 
 
 def write_checkpoint(path: Any, data: dict[str, Any]) -> None:

@@ -47,6 +47,7 @@ from boardai.learn.dqn import (
     Cadence,
     QLearner,
     best_next_value,
+    preset_values,
     write_checkpoint,
 )
 from boardai.learn.dqn import DQNTrainer as Trainer
@@ -345,10 +346,7 @@ FIT_MODE_ALIASES = {"seed000": "episodes"}
 
 def preset_config(name: str, **overrides: Any) -> DQNConfig:
     """The config of preset ``name`` (or its old name) with ``overrides`` applied."""
-    name = PRESET_ALIASES.get(name, name)
-    if name not in PRESETS:
-        raise ValueError(f"unknown preset {name!r} (choose from {', '.join(PRESETS)})")
-    return DQNConfig(**{**PRESETS[name], **overrides})
+    return DQNConfig(**{**preset_values(PRESETS, PRESET_ALIASES, name)[1], **overrides})
 
 
 #: The seed of a run's evaluations: games ``0 .. eval_games-1`` of it, so that ``boardai 2048

@@ -19,6 +19,7 @@ from typing import Any
 
 from boardai.g2048.train.dqn import PRESET_ALIASES, PRESETS, DQNConfig, DQNTrainer
 from boardai.hardware import cores
+from boardai.learn.dqn import preset_values
 from boardai.learn.run import ProgressHook, StopCheck, config_from_dict
 
 
@@ -60,10 +61,7 @@ class DQNRun(DQNConfig):
 def preset_run(name: str, **values: Any) -> DQNRun:
     """The run of preset ``name`` (:data:`~boardai.g2048.train.dqn.PRESETS`) with ``values``
     over it (ValueError for an unknown preset or a bad value); an old name is read as today's."""
-    name = PRESET_ALIASES.get(name, name)
-    if name not in PRESETS:
-        raise ValueError(f"unknown preset {name!r} (choose from {', '.join(PRESETS)})")
-    return config_from_dict(DQNRun, {**PRESETS[name], **values})
+    return config_from_dict(DQNRun, {**preset_values(PRESETS, PRESET_ALIASES, name)[1], **values})
 
 
 #: The options that shape the network: a resumed run cannot change them (its weights would

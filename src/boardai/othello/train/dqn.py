@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from boardai.learn.dqn import OPTIMIZERS, Cadence, QLearner, best_next_value, write_checkpoint
+from boardai.learn.dqn import Cadence, QLearner, best_next_value, preset_values, write_checkpoint
 from boardai.learn.dqn import DQNTrainer as Trainer
 from boardai.learn.run import ProgressHook, StopCheck
 from boardai.learn.schedules import anneal
@@ -118,7 +118,7 @@ class DQNConfig:
         checks = [
             (self.preset in PRESETS, f"preset must be one of {', '.join(PRESETS)}"),
             (self.net in ("fc", "mlp", "conv"), "net must be fc, mlp or conv"),
-            (self.optimizer in OPTIMIZERS, "optimizer must be rmsprop or adam"),
+            (self.optimizer in ("rmsprop", "adam"), "optimizer must be rmsprop or adam"),
             (
                 min(self.hidden, self.layers, self.replay, self.batch, self.parallel) >= 1,
                 "hidden, layers, replay, batch and parallel must be >= 1",
@@ -187,10 +187,8 @@ PRESET_ALIASES = {"seed002": "fc64"}
 def preset_config(name: str, **overrides: Any) -> DQNConfig:
     """The config of preset ``name`` (or its old name) with ``overrides`` (None values are
     ignored)."""
-    name = PRESET_ALIASES.get(name, name)
-    if name not in PRESETS:
-        raise ValueError(f"unknown DQN preset {name!r} (presets: {', '.join(PRESETS)})")
-    values = {**PRESETS[name], "preset": name}
+    name, values = preset_values(PRESETS, PRESET_ALIASES, name)
+    values["preset"] = name
     values.update({k: v for k, v in overrides.items() if v is not None})
     return DQNConfig(**values)
 
