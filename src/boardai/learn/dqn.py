@@ -1,28 +1,21 @@
 """Deep Q-learning's game-free half: the Q update and the loop both games' DQN trainers run.
 
-A game's DQN is a :class:`DQNTrainer` subclass that says only what is its own: how it plays
-and stores transitions (:meth:`~DQNTrainer.play`), the targets it learns, its evaluations,
-log rows and checkpoints (:meth:`~DQNTrainer.report`, :meth:`~DQNTrainer.save_run`) and its
-summary (:meth:`~DQNTrainer.finish`). :class:`QLearner` holds the online and target networks
-and the optimiser: one gradient step on a TD loss, the target network's updates and the
-learning rate; :func:`best_next_value` is the bootstrap value of a target (Double DQN or
-not). :meth:`DQNTrainer.train` is the loop, in :mod:`boardai.learn.run`'s shape: progress
-events, a caller's stop request, Ctrl-C, a time limit.
+A game's DQN is a :class:`DQNTrainer` subclass that adds only what is its own: how it plays
+and stores transitions, the targets it learns, its evaluations, log rows and checkpoints.
+:class:`QLearner` holds the online and target networks and the optimiser (a gradient step on
+a TD loss, the target network's updates, the learning rate); :func:`best_next_value` is a
+target's bootstrap value, Double DQN or not.
 
 >>> import torch
 >>> q = torch.tensor([[1.0, 5.0, 2.0], [0.0, 1.0, 2.0]])
 >>> legal = torch.tensor([[True, False, True], [False, False, False]])
->>> best_next_value(q, legal).tolist()  # no legal action: nothing to bootstrap from
-[2.0, 0.0]
->>> best_next_value(q, legal, chooser=-q).tolist()  # Double DQN: another net picks
-[1.0, 0.0]
+>>> best_next_value(q, legal).tolist(), best_next_value(q, legal, chooser=-q).tolist()
+([2.0, 0.0], [1.0, 0.0])
 >>> learner = QLearner(torch.nn.Linear(2, 3), "adam", 0.1, target_update="hard", period=1)
 >>> x = torch.ones(1, 2)
 >>> loss = learner.step(learner.net(x)[:, 0], torch.tensor([1.0]))
->>> torch.equal(learner.target(x), learner.net(x))  # the target network lags
-False
->>> learner.sync_target()
->>> learner.updates, torch.equal(learner.target(x), learner.net(x))  # copied every update
+>>> learner.sync_target()  # a copy every update (period 1)
+>>> learner.updates, torch.equal(learner.target(x), learner.net(x))
 (1, True)
 """
 

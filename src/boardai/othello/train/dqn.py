@@ -471,17 +471,10 @@ def train(
     should_stop: StopCheck | None = None,
 ) -> dict[str, Any]:
     """Self-play DQN training (:class:`DQNTrainer`) to ``config.games`` games, in the shape of
-    :mod:`boardai.learn.run`.
-
-    Args:
-        resume: a checkpoint this trainer saved, to go on from.
-        on_progress: gets a ``start`` event, then a ``step`` event after every game that
-            ends (``stats``: the evaluation, where one was played).
-        should_stop: asked before every ply of the games: True saves ``out`` and ends the run.
-
-    Returns:
-        The checkpoint's metadata, with ``unit`` (games), ``done``, ``total``, ``out`` and
-        ``interrupted``. Ctrl-C saves ``out`` before it goes on up.
-    """
+    :mod:`boardai.learn.run`: ``on_progress`` gets a ``step`` event after every game that ends
+    (``stats``: the evaluation, where one was played); ``should_stop`` is asked before every
+    ply of the games (True saves ``out`` and ends the run); Ctrl-C saves ``out`` and goes on
+    up. Returns the checkpoint's metadata with ``unit`` (games), ``done``, ``total``, ``out``
+    and ``interrupted``."""
     trainer = DQNTrainer(config, out, resume=resume)
     return trainer.train(config.games, on_progress=on_progress, should_stop=should_stop)
