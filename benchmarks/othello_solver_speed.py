@@ -39,12 +39,14 @@ def load_variant(path: str) -> ModuleType:
     return module
 
 
-def solve(module: ModuleType, mover: int, opponent: int) -> tuple[int, int, float]:
+def solve(
+    module: ModuleType, mover: int, opponent: int, table_bits: int | None = None
+) -> tuple[int, int, float]:
     """(score, nodes, CPU seconds) of one exact solve with a table sized as ``solve_window``
     does. CPU time, not wall time: on a shared machine it leaves out the waits for a core."""
     P, O = np.uint64(mover), np.uint64(opponent)
     empties = 64 - (mover | opponent).bit_count()
-    bits = min(max(empties, 12), 21)
+    bits = min(max(empties, 12), 21) if table_bits is None else table_bits
     tt = np.zeros((1 << bits, 3), np.uint64)
     stats = np.array([0, 1 << 62, 0], np.int64)
     start = time.thread_time()
@@ -69,6 +71,9 @@ def main() -> None:
         "--variant", action="append", help="a solver file (repeat); default: the installed one"
     )
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--table-bits", type=int, help="2**B table entries (default: as solve_window sizes it)"
+    )
     args = parser.parse_args()
     lo, hi = (int(x) for x in args.lines.split("-"))
     positions = read_positions(args.file)[lo - 1 : hi]
@@ -88,7 +93,7 @@ def main() -> None:
     for r in range(args.rounds):
         for k, pos in enumerate(positions):
             for v, m in enumerate(modules):
-                score, n, s = solve(m, pos.mover, pos.opponent)
+                score, n, s = solve(m, pos.mover, pos.opponent, args.table_bits)
                 want = known_score(args.file, pos.line)
                 if want is not None and score != want:
                     raise SystemExit(f"{paths[v]}: line {pos.line}: score {score}, not {want}")

@@ -145,3 +145,17 @@ def test_time_and_node_limits_stop_the_solver() -> None:
     assert not r.complete and r.seconds < 2
     r = solve_position(p, o, max_nodes=1000)
     assert not r.complete and r.nodes < 5000  # checked above the last-6 solver only
+
+
+@settings(max_examples=200, deadline=None)
+@given(mover=st.integers(0, 2**64 - 1), sq=st.integers(0, 63))
+def test_count_last_equals_naive_flips(mover: int, sq: int) -> None:
+    """On a board full but for ``sq`` the table count is the number of discs the move flips,
+    for the mover's discs and for the opponent's (all the others; ``sq``'s own bit is ignored,
+    so the complement of the mover's discs will do)."""
+    p = mover & ~(1 << sq)
+    o = ((1 << 64) - 1) ^ p ^ (1 << sq)
+    assert E._count_last(np.uint64(p), np.int64(sq)) == naive.flips(p, o, sq).bit_count()
+    want = naive.flips(o, p, sq).bit_count()
+    assert E._count_last(np.uint64(o), np.int64(sq)) == want
+    assert E._count_last(np.uint64(o | 1 << sq), np.int64(sq)) == want

@@ -5,14 +5,18 @@ squares to the winner). The search is a fail-soft alpha-beta tuned for the last 
 empties, with the techniques of the strong endgame solvers (Edax, Zebra):
 
 - special solvers for the last 6..1 empties that walk the empty squares instead of generating
-  moves, order them by quadrant parity, and count the flips of the last move without making it;
+  moves, order them by quadrant parity, and count the flips of the last move without making it
+  (on a full board only the mover's discs matter: one table look-up per line through the
+  square);
 - flips from ray masks: the first disc that is not the opponent's along a ray is its lowest
   (or highest) set bit, so a direction costs a few instructions and no loop;
 - above that, principal variation search (null windows after the first move) with a
-  transposition table of bounds, enhanced transposition cut-offs (a child's stored bound can cut
-  before any move is made), stability cut-offs (the opponent's stable discs bound the score),
-  and fastest-first ordering (fewest replies for the opponent, corners counted twice, then its
-  potential mobility, a bonus for odd quadrants and corners).
+  transposition table of bounds (each entry prefetched as the node starts), enhanced
+  transposition cut-offs (a child's stored bound can cut before any move is searched; the
+  children's entries are prefetched while the moves are ordered), stability cut-offs (the
+  opponent's stable discs bound the score), and fastest-first ordering (fewest replies for the
+  opponent, corners counted twice, then its potential mobility, a bonus for odd quadrants and
+  corners).
 
 Node counts (``stats[0]``) count every position the search visits, leaves included.
 """
@@ -40,6 +44,8 @@ _NO, _YES = np.int64(0), np.int64(1)  # "passed" flags (one type: one compiled v
 #: call that passes an array counts a reference up and down again (two atomic operations per
 #: array and call), some 5-10% of the solver's time on FFO #40-#42.
 _kernel = njit(_nrt=False)
+#: The same, and always inlined (LLVM's own choice leaves the flips a call at every use).
+_inline_kernel = njit(_nrt=False, forceinline=True)
 
 
 def _highest_square(typingctx, x):  # type: ignore[no-untyped-def]
@@ -55,6 +61,25 @@ def _highest_square(typingctx, x):  # type: ignore[no-untyped-def]
 
 #: ``highest_square(x)``: index of the highest set bit of a non-zero uint64 (compiled code).
 highest_square: Any = intrinsic(_highest_square)
+
+
+def _prefetch(typingctx, address):  # type: ignore[no-untyped-def]
+    """Start loading the cache line at ``address`` (a uint64) for a read soon after."""
+    sig = types.void(types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        ptr = builder.inttoptr(args[0], ir.IntType(8).as_pointer())
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
+        fn = builder.module.declare_intrinsic("llvm.prefetch", [ptr.type], fnty)
+        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+#: ``prefetch(address)``: a hint to fetch the cache line at ``address`` (compiled code).
+prefetch: Any = intrinsic(_prefetch)
 
 
 def _rays() -> np.ndarray:
@@ -112,7 +137,7 @@ ETC_MIN = 9
 POTENTIAL_W = 8
 
 
-@_kernel
+@_inline_kernel
 def flips_at(sq: np.int64, P: np.uint64, O: np.uint64) -> np.uint64:
     """Discs of ``O`` flipped when the mover plays the (empty) square ``sq``.
 
@@ -135,14 +160,71 @@ def flips_at(sq: np.int64, P: np.uint64, O: np.uint64) -> np.uint64:
     return f
 
 
+def _count_table() -> np.ndarray:
+    """uint8[8, 256]: discs flipped on a full line of 8 by a move at position ``i`` when the
+    mover holds the positions of ``x``'s set bits and the opponent all others (bit i aside)."""
+    out = np.zeros((8, 256), np.uint8)
+    for i in range(8):
+        for x in range(256):
+            n = 0
+            for step in (1, -1):
+                j = i + step
+                while 0 <= j < 8 and not x >> j & 1:
+                    j += step
+                if 0 <= j < 8 and abs(j - i) > 1:
+                    n += abs(j - i) - 1
+            out[i, x] = n
+    return out
+
+
+COUNT_LAST = _count_table()
+
+
+def _diagonals() -> np.ndarray:
+    """uint64[64, 2]: the diagonal (step 9) and the anti-diagonal (step 7) through each square."""
+    out = np.zeros((64, 2), np.uint64)
+    for sq in range(64):
+        r, c = divmod(sq, 8)
+        for k, dc in enumerate((1, -1)):
+            bits = 0
+            for t in range(-7, 8):
+                rr, cc = r + t, c + dc * t
+                if 0 <= rr < 8 and 0 <= cc < 8:
+                    bits |= 1 << (8 * rr + cc)
+            out[sq, k] = bits
+    return out
+
+
+DIAGONALS = _diagonals()
+_COL_GATHER = np.uint64(0x0102_0408_1020_4080)  # column bits (8 apart) to one byte, row r at bit r
+
+
+@_kernel
+def _count_last(X: np.uint64, sq: np.int64) -> np.int64:
+    """Discs flipped by a move at ``sq`` on a board full but for ``sq``, for the player whose
+    discs are ``X`` (all others the opponent's): a table look-up per line through ``sq``."""
+    r = sq >> 3
+    c = sq & 7
+    row = (X >> np.uint64(sq & 56)) & np.uint64(0xFF)
+    col = (((X >> np.uint64(c)) & COL_A) * _COL_GATHER) >> np.uint64(56)
+    d9 = ((X & DIAGONALS[sq, 0]) * COL_A) >> np.uint64(56)
+    d7 = ((X & DIAGONALS[sq, 1]) * COL_A) >> np.uint64(56)
+    return (
+        np.int64(COUNT_LAST[c, row])
+        + np.int64(COUNT_LAST[r, col])
+        + np.int64(COUNT_LAST[c, d9])
+        + np.int64(COUNT_LAST[c, d7])
+    )
+
+
 @_kernel
 def _last1(P: np.uint64, O: np.uint64, sq: np.int64) -> np.int64:
     """Exact score with the one empty square ``sq``: only the count of flips is needed."""
     p = np.int64(popcount(P))
-    n = np.int64(popcount(flips_at(sq, P, O)))
+    n = _count_last(P, sq)
     if n:
         return 2 * (p + n + 1) - 64
-    n = np.int64(popcount(flips_at(sq, O, P)))
+    n = _count_last(~P, sq)
     if n:
         return 2 * (p - n) - 64
     return 2 * p - 62 if 2 * p > 63 else 2 * p - 64  # nobody can play: the empty to the winner
@@ -248,6 +330,13 @@ def _slot(P: np.uint64, O: np.uint64, mask: np.uint64) -> np.int64:
     return np.int64((h ^ (h >> np.uint64(29))) & mask)
 
 
+@_inline_kernel
+def _prefetch_slot(tt: np.ndarray, slot: np.int64) -> None:
+    """Start loading a table entry: it is read a few hundred instructions later, and a table
+    of millions of entries misses the cache on almost every probe."""
+    prefetch(np.uint64(tt.ctypes.data) + np.uint64(tt.strides[0]) * np.uint64(slot))
+
+
 @_kernel
 def _around(x: np.uint64) -> np.uint64:
     """Squares next to a disc of ``x`` (in any of the 8 directions)."""
@@ -297,6 +386,9 @@ def _search(
     n = np.int64(popcount(empty))
     if n <= SMALL:
         return _small(P, O, alpha, beta, empty, passed, stats)
+    mask = np.uint64(tt.shape[0] - 1)
+    if n >= TT_MIN:
+        _prefetch_slot(tt, _slot(P, O, mask))
     moves = legal_moves(P, O)
     if moves == 0:
         if passed:
@@ -309,7 +401,6 @@ def _search(
         if top <= alpha:
             return top
 
-    mask = np.uint64(tt.shape[0] - 1)
     slot = np.int64(-1)
     tt_move = np.int64(-1)
     if n >= TT_MIN:
@@ -338,12 +429,8 @@ def _search(
         f = flips_at(sq, P, O)
         P2 = P | f | bit
         O2 = O & ~f
-        if n >= ETC_MIN:  # ETC: a child's stored upper bound may already refute it
-            cs = _slot(O2, P2, mask)
-            if tt[cs, 0] == O2 and tt[cs, 1] == P2:
-                v = -_unpack(tt[cs, 2])[1]
-                if v >= beta:
-                    return v
+        if n >= ETC_MIN:
+            _prefetch_slot(tt, _slot(O2, P2, mask))
         sq_buf[n, k] = sq
         flip_buf[n, k] = f
         if sq == tt_move:
@@ -358,6 +445,18 @@ def _search(
                 key -= 12
             key_buf[n, k] = key
         k += 1
+
+    if n >= ETC_MIN:  # ETC: a child's stored upper bound may already refute it
+        for i in range(k):
+            bit = _ONE << np.uint64(sq_buf[n, i])
+            f = flip_buf[n, i]
+            P2 = P | f | bit
+            O2 = O & ~f
+            cs = _slot(O2, P2, mask)
+            if tt[cs, 0] == O2 and tt[cs, 1] == P2:
+                v = -_unpack(tt[cs, 2])[1]
+                if v >= beta:
+                    return v
 
     best = np.int64(-65)
     best_sq = np.int64(-1)
