@@ -89,7 +89,7 @@ def test_passes_and_finished_games() -> None:
     window=st.tuples(st.integers(-64, 64), st.integers(-64, 64)),
 )
 def test_last_empties_solvers(seed: int, empties: int, window: tuple[int, int]) -> None:
-    """_last1 and _small (2..SMALL empties) against negamax, with any window."""
+    """_last1, and _small (2..SMALL empties; two go to _last2) against negamax, any window."""
     p, o = _position(seed, empties)
     P, O = np.uint64(p), np.uint64(o)
     empty = ~(P | O)

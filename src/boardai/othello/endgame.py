@@ -199,7 +199,7 @@ DIAGONALS = _diagonals()
 _COL_GATHER = np.uint64(0x0102_0408_1020_4080)  # column bits (8 apart) to one byte, row r at bit r
 
 
-@_kernel
+@_inline_kernel
 def _count_last(X: np.uint64, sq: np.int64) -> np.int64:
     """Discs flipped by a move at ``sq`` on a board full but for ``sq``, for the player whose
     discs are ``X`` (all others the opponent's): a table look-up per line through ``sq``."""
@@ -217,7 +217,7 @@ def _count_last(X: np.uint64, sq: np.int64) -> np.int64:
     )
 
 
-@_kernel
+@_inline_kernel
 def _last1(P: np.uint64, O: np.uint64, sq: np.int64) -> np.int64:
     """Exact score with the one empty square ``sq``: only the count of flips is needed."""
     p = np.int64(popcount(P))
@@ -241,6 +241,52 @@ def _parity(empty: np.uint64) -> np.uint64:
 
 
 @_kernel
+def _moves2(
+    P: np.uint64, O: np.uint64, beta: np.int64, x1: np.int64, x2: np.int64, stats: np.ndarray
+) -> np.int64:
+    """Best score of the mover's moves with the two empties ``x1 < x2`` (-65: no move)."""
+    best = np.int64(-65)
+    if NEIGHBOURS[x1] & O:
+        f = flips_at(x1, P, O)
+        if f:
+            stats[_NODES] += 1
+            best = -_last1(O & ~f, P | f | (_ONE << np.uint64(x1)), x2)
+            if best >= beta:
+                return best
+    if NEIGHBOURS[x2] & O:
+        f = flips_at(x2, P, O)
+        if f:
+            stats[_NODES] += 1
+            v = -_last1(O & ~f, P | f | (_ONE << np.uint64(x2)), x1)
+            if v > best:
+                best = v
+    return best
+
+
+@_kernel
+def _last2(
+    P: np.uint64,
+    O: np.uint64,
+    alpha: np.int64,
+    beta: np.int64,
+    empty: np.uint64,
+    stats: np.ndarray,
+) -> np.int64:
+    """Exact score with the two empties of ``empty`` (fail-soft in ``(alpha, beta)``)."""
+    stats[_NODES] += 1
+    x1 = np.int64(lowest_square(empty))
+    x2 = np.int64(lowest_square(empty & (empty - _ONE)))
+    best = _moves2(P, O, beta, x1, x2, stats)
+    if best > -65:
+        return best
+    stats[_NODES] += 1  # the pass
+    v = _moves2(O, P, -alpha, x1, x2, stats)
+    if v > -65:
+        return -v
+    return final_score(P, O)
+
+
+@_kernel
 def _small(
     P: np.uint64,
     O: np.uint64,
@@ -251,36 +297,39 @@ def _small(
     stats: np.ndarray,
 ) -> np.int64:
     """Exact score with 2..:data:`SMALL` empties: tries each empty square (odd quadrants first);
-    the last two empties go to :func:`_last1` without making the last move."""
-    stats[_NODES] += 1
+    the last two empties go to :func:`_last2`."""
     n = popcount(empty)
+    if n == 2:
+        return _last2(P, O, alpha, beta, empty, stats)
+    stats[_NODES] += 1
     best = np.int64(-65)
-    odd = _parity(empty) if n > 2 else empty
-    for rnd in range(2):
-        x = odd if rnd == 0 else empty & ~odd
-        while x:
-            sq = np.int64(lowest_square(x))
-            x &= x - _ONE
-            if NEIGHBOURS[sq] & O == 0:
-                continue
-            f = flips_at(sq, P, O)
-            if f == 0:
-                continue
-            bit = _ONE << np.uint64(sq)
-            P2 = P | f | bit
-            O2 = O & ~f
-            rest = empty & ~bit
-            if n == 2:
-                stats[_NODES] += 1
-                v = -_last1(O2, P2, np.int64(lowest_square(rest)))
-            else:
-                v = -_small(O2, P2, -beta, -alpha, rest, _NO, stats)
-            if v > best:
-                best = v
-                if v > alpha:
-                    alpha = v
-                    if alpha >= beta:
-                        return best
+    odd = _parity(empty)
+    x = odd
+    even = empty & ~odd
+    while True:
+        if x == 0:  # the odd quadrants' squares are done: the others next
+            if even == 0:
+                break
+            x = even
+            even = _ZERO
+        sq = np.int64(lowest_square(x))
+        x &= x - _ONE
+        if NEIGHBOURS[sq] & O == 0:
+            continue
+        f = flips_at(sq, P, O)
+        if f == 0:
+            continue
+        bit = _ONE << np.uint64(sq)
+        if n == 3:
+            v = -_last2(O & ~f, P | f | bit, -beta, -alpha, empty & ~bit, stats)
+        else:
+            v = -_small(O & ~f, P | f | bit, -beta, -alpha, empty & ~bit, _NO, stats)
+        if v > best:
+            best = v
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    return best
     if best == -65:  # no move
         if passed:
             return final_score(P, O)
@@ -421,6 +470,19 @@ def _search(
     # The move list, with ordering keys (lower first) and enhanced transposition cut-offs.
     odd = _parity(empty)
     k = 0
+    if moves & (moves - _ONE) == 0:  # one move: nothing to order, no child to probe
+        sq = np.int64(lowest_square(moves))
+        bit = _ONE << np.uint64(sq)
+        f = flips_at(sq, P, O)
+        if n - 1 <= SMALL:
+            v = -_small(O & ~f, P | f | bit, -beta, -alpha, empty & ~bit, _NO, stats)
+        else:
+            v = -_search(
+                O & ~f, P | f | bit, -beta, -alpha, _NO, stats, tt, sq_buf, key_buf, flip_buf
+            )
+        if stats[_ABORT]:
+            return np.int64(0)
+        return v
     x = moves
     while x:
         sq = np.int64(lowest_square(x))
