@@ -82,6 +82,25 @@ def test_searcher_solves_endgame_and_respects_time() -> None:
     assert r.action in opening.legal_actions() and r.depth < 30
 
 
+def test_the_deadline_stops_a_compiled_solve_that_its_node_budget_would_not() -> None:
+    # Node budgets come from measured speeds, which a machine that slows down mid-move makes
+    # too large (here: no budget at all); the watchdog thread still stops the compiled code,
+    # which runs without the GIL, at the deadline.
+    import time
+
+    from boardai.othello.search import _Watchdog
+
+    p, o = _endgame_positions(1, empties=24, seed=3)[0]  # seconds to minutes to solve
+    stats = np.zeros(3, np.int64)
+    stats[1] = 1 << 62  # the node limit
+    solve(np.uint64(p), np.uint64(o), np.array([0, 1000, 0], np.int64))  # compiled
+    start = time.perf_counter()
+    with _Watchdog(start + 0.2) as watchdog:
+        solve(np.uint64(p), np.uint64(o), watchdog.watch(stats))
+    assert stats[2] == 1  # aborted
+    assert time.perf_counter() - start < 1.0  # 0.2 s, with room for a busy box
+
+
 def test_alphabeta_agent_options() -> None:
     agent = make_agent("alphabeta:depth=2,eval=classic,endgame=6", seed=0)
     b = Board.initial()

@@ -35,6 +35,7 @@ searched under a node limit from the measured speed, and the last finished depth
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -557,6 +558,45 @@ def endgame_empties(seconds: float) -> int:
     return max(0, 18 + math.floor(math.log(seconds / 3 / 0.15) / math.log(2.6)))
 
 
+class _Watchdog:
+    """Holds compiled searches to a wall-clock deadline. Their node budgets come from speeds
+    measured on earlier searches, which a busy machine can halve in the middle of a move; so
+    from the deadline on, a thread sets the node limit of every stats array it watches to 0
+    (the kernels release the GIL and compare the count with the limit at every node), again
+    every few milliseconds, as each new depth sets a limit of its own. No deadline: no thread."""
+
+    def __init__(self, deadline: float | None) -> None:
+        self.deadline = deadline
+        self.watched: list[np.ndarray] = []
+        self._done = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def watch(self, stats: np.ndarray) -> np.ndarray:
+        self.watched.append(stats)
+        return stats
+
+    def _run(self) -> None:
+        assert self.deadline is not None
+        if self._done.wait(max(self.deadline - time.perf_counter(), 0.0)):
+            return
+        while True:
+            for stats in list(self.watched):
+                stats[_LIMIT] = 0
+            if self._done.wait(0.002):
+                return
+
+    def __enter__(self) -> _Watchdog:
+        if self.deadline is not None:
+            self._thread = threading.Thread(target=self._run, daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        if self._thread is not None:
+            self._thread.join()
+
+
 class Searcher:
     """Iterative deepening with aspiration windows and a time budget over the compiled search.
 
@@ -616,14 +656,28 @@ class Searcher:
         With ``endgame`` or fewer empty squares the endgame solver takes over; under a time
         budget only from :func:`endgame_empties` of it, and with at most three quarters of
         it: a solve that does not finish leaves the rest to the midgame search."""
-        P, O = np.uint64(mover), np.uint64(opponent)
         start = time.perf_counter()
         deadline = None if seconds is None else start + seconds
+        with _Watchdog(deadline) as watchdog:
+            return self._search(mover, opponent, depth, endgame, seconds, deadline, watchdog)
+
+    def _search(
+        self,
+        mover: int,
+        opponent: int,
+        depth: int,
+        endgame: int,
+        seconds: float | None,
+        deadline: float | None,
+        watchdog: _Watchdog,
+    ) -> SearchResult:
+        P, O = np.uint64(mover), np.uint64(opponent)
+        start = time.perf_counter()
         empties = 64 - (mover | opponent).bit_count()
         if seconds is not None:
             endgame = min(endgame, endgame_empties(seconds))
         if endgame and empties <= endgame:
-            stats = np.zeros(3, np.int64)
+            stats = watchdog.watch(np.zeros(3, np.int64))
             stats[_LIMIT] = (
                 1 << 62 if seconds is None else max(int(0.75 * seconds * self.solve_nps), 1000)
             )
@@ -634,7 +688,8 @@ class Searcher:
             if not stats[_ABORT]:
                 return SearchResult(int(a), float(v), empties, int(stats[_NODES]), True)
         self.generation += 1
-        stats = np.zeros(4, np.int64)  # nodes, limit, aborted, evaluations: over all depths
+        # nodes, limit, aborted, evaluations: over all depths
+        stats = watchdog.watch(np.zeros(4, np.int64))
         result = None
         for d in range(1, max(depth, 1) + 1):
             t0 = time.perf_counter()
@@ -646,8 +701,11 @@ class Searcher:
             if found is None:
                 if result is not None:
                     break
-                found = self._iteration(P, O, d, None, None, stats)  # depth 1 always finishes
+                spare = np.zeros(4, np.int64)  # unwatched: depth 1 always finishes
+                found = self._iteration(P, O, d, None, None, spare)
                 assert found is not None
+                stats[_NODES] += spare[_NODES]
+                stats[_EVALS] += spare[_EVALS]
             nodes, evals = int(stats[_NODES]), int(stats[_EVALS])
             result = SearchResult(found[0], found[1], d, nodes, False, evals)
             if deadline is not None and time.perf_counter() + 2 * spent > deadline:
