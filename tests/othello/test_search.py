@@ -82,10 +82,12 @@ def test_searcher_solves_endgame_and_respects_time() -> None:
     assert r.action in opening.legal_actions() and r.depth < 30
 
 
-def test_the_deadline_stops_a_compiled_solve_that_its_node_budget_would_not() -> None:
+@pytest.mark.parametrize("own", [False, True])
+def test_the_deadline_stops_a_compiled_solve_that_its_node_budget_would_not(own: bool) -> None:
     # Node budgets come from measured speeds, which a machine that slows down mid-move makes
     # too large (here: no budget at all); the watchdog thread still stops the compiled code,
-    # which runs without the GIL, at the deadline.
+    # which runs without the GIL, at the deadline: the whole search's, or the array's own
+    # (the solve's three quarters of a move's time).
     import time
 
     from boardai.othello.search import _Watchdog
@@ -95,8 +97,8 @@ def test_the_deadline_stops_a_compiled_solve_that_its_node_budget_would_not() ->
     stats[1] = 1 << 62  # the node limit
     solve(np.uint64(p), np.uint64(o), np.array([0, 1000, 0], np.int64))  # compiled
     start = time.perf_counter()
-    with _Watchdog(start + 0.2) as watchdog:
-        solve(np.uint64(p), np.uint64(o), watchdog.watch(stats))
+    with _Watchdog(start + (60 if own else 0.2)) as watchdog:
+        solve(np.uint64(p), np.uint64(o), watchdog.watch(stats, start + 0.2 if own else None))
     assert stats[2] == 1  # aborted
     assert time.perf_counter() - start < 1.0  # 0.2 s, with room for a busy box
 

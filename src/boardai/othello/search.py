@@ -559,30 +559,37 @@ def endgame_empties(seconds: float) -> int:
 
 
 class _Watchdog:
-    """Holds compiled searches to a wall-clock deadline. Their node budgets come from speeds
+    """Holds compiled searches to wall-clock deadlines. Their node budgets come from speeds
     measured on earlier searches, which a busy machine can halve in the middle of a move; so
-    from the deadline on, a thread sets the node limit of every stats array it watches to 0
+    from its deadline on, a thread sets the node limit of each stats array it watches to 0
     (the kernels release the GIL and compare the count with the limit at every node), again
     every few milliseconds, as each new depth sets a limit of its own. No deadline: no thread."""
 
     def __init__(self, deadline: float | None) -> None:
         self.deadline = deadline
-        self.watched: list[np.ndarray] = []
+        self.watched: list[tuple[np.ndarray, float]] = []
         self._done = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def watch(self, stats: np.ndarray) -> np.ndarray:
-        self.watched.append(stats)
+    def watch(self, stats: np.ndarray, deadline: float | None = None) -> np.ndarray:
+        """Stop the searches counting in ``stats`` at ``deadline`` (default: the whole
+        search's; an array is not watched when neither is set)."""
+        deadline = self.deadline if deadline is None else deadline
+        if deadline is not None:
+            self.watched.append((stats, deadline))
         return stats
 
     def _run(self) -> None:
-        assert self.deadline is not None
-        if self._done.wait(max(self.deadline - time.perf_counter(), 0.0)):
-            return
         while True:
-            for stats in list(self.watched):
-                stats[_LIMIT] = 0
-            if self._done.wait(0.002):
+            now = time.perf_counter()
+            wait = 0.01  # an array watched later may have an earlier deadline
+            for stats, deadline in list(self.watched):
+                if now >= deadline:
+                    stats[_LIMIT] = 0
+                    wait = 0.002
+                else:
+                    wait = min(wait, deadline - now)
+            if self._done.wait(wait):
                 return
 
     def __enter__(self) -> _Watchdog:
@@ -677,7 +684,8 @@ class Searcher:
         if seconds is not None:
             endgame = min(endgame, endgame_empties(seconds))
         if endgame and empties <= endgame:
-            stats = watchdog.watch(np.zeros(3, np.int64))
+            solve_by = None if seconds is None else start + 0.75 * seconds
+            stats = watchdog.watch(np.zeros(3, np.int64), solve_by)
             stats[_LIMIT] = (
                 1 << 62 if seconds is None else max(int(0.75 * seconds * self.solve_nps), 1000)
             )
