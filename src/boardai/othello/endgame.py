@@ -125,8 +125,9 @@ ROW_1 = np.uint64(0x0000_0000_0000_00FF)
 ROW_8 = np.uint64(0xFF00_0000_0000_0000)
 
 #: At this many empties or fewer the general search hands over to the shallow solver (no move
-#: generation, no table, parity order). 6 measured best on FFO #40 (5: 20.2M nodes 2.86 s; 6:
-#: 24.4M 2.68 s; 7: 34.3M 4.4 s with the other core busy).
+#: generation, no table, parity order). 6 measured best on FFO #40-#42, CPU seconds side by
+#: side: 5 took 1.08x the time of 6 (178.6M nodes against 190.7M on #41-#42); 7 1.02x (268.5M
+#: nodes against 213.1M on #40-#42, each node cheaper).
 SMALL = 6
 #: From this many empties the transposition table and stability cut-offs are used.
 TT_MIN = 7
