@@ -104,23 +104,24 @@ def main() -> None:
                     flush=True,
                 )
     print("\nline empties variant nodes median_s M_nodes/s time_vs_first nps_vs_first")
-    totals = [[0, 0.0] for _ in modules]
+    total_nodes = [0] * len(modules)
+    total_seconds = [0.0] * len(modules)
     for k, pos in enumerate(positions):
         base_s = statistics.median(seconds[(k, 0)])
         base_nps = nodes[(k, 0)] / base_s
         for v in range(len(modules)):
             s = statistics.median(seconds[(k, v)])
             n = nodes[(k, v)]
-            totals[v][0] += n
-            totals[v][1] += s
+            total_nodes[v] += n
+            total_seconds[v] += s
             print(
                 f"{pos.line:4d} {pos.empties:7d} {v:7d} {n:>13,} {s:8.3f} {n / s / 1e6:9.2f}"
                 f" {s / base_s:13.3f} {n / s / base_nps:12.3f}"
             )
-    for v, (n, s) in enumerate(totals):
+    for v, (n, s) in enumerate(zip(total_nodes, total_seconds, strict=True)):
         print(
             f"total variant {v} ({paths[v]}): {n:,} nodes {s:.3f} s {n / s / 1e6:.2f} M/s"
-            f"  time {s / totals[0][1]:.3f}x the first"
+            f"  time {s / total_seconds[0]:.3f}x the first"
         )
 
 
