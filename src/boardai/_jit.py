@@ -11,6 +11,10 @@ from typing import Any
 
 import numba
 
+from boardai import _jit_cache
+
+_jit_cache.register()
+
 #: Options shared by every kernel. ``error_model="numpy"`` keeps division free of Python's
 #: zero checks in hot loops; kernels never divide by a value that can be zero.
 OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}

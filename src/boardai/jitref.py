@@ -20,11 +20,12 @@ A :class:`Ref` is a compile-time constant: it carries nothing at run time, so pa
 nothing, and the call is a direct call that the compiler can inline. Only module-level compiled
 functions can be named so (a nested one has no name another process could find).
 
-The digest is of the function's module file; a function with no file (typed into a REPL or a
-notebook, or ``python -c``) is digested by its code and the code of the compiled functions of
-its module that it calls. Like every numba cache, it does not cover other modules' functions it
-calls (numba invalidates cached code only when the file that holds it changes), nor the values
-of global arrays, which numba freezes into the code when it compiles.
+The digest is of the function's module file, and for a boardai module of every boardai module
+it imports (as boardai's numba caches are stamped, :mod:`boardai._jit_cache`); a function with
+no file (typed into a REPL or a notebook, or ``python -c``) is digested by its code and the
+code of the compiled functions of its module that it calls. A file outside boardai is digested
+alone, and no digest covers the values of global arrays, which numba freezes into the code
+when it compiles.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import functools
 import hashlib
 import importlib
 import sys
+from pathlib import Path
 from types import CodeType
 from typing import Any
 
@@ -77,6 +79,13 @@ class Ref:
 
 @functools.cache
 def _file_digest(path: str) -> str:
+    """A boardai module's digest covers the modules it imports too (:mod:`boardai._jit_cache`:
+    its callees are compiled into whatever calls it); another file's, the file alone."""
+    from boardai import _jit_cache
+
+    resolved = Path(path).resolve()
+    if _jit_cache.in_package(str(resolved)):
+        return _jit_cache.stamp(resolved).hex()[:12]
     with open(path, "rb") as f:
         return hashlib.blake2b(f.read(), digest_size=6).hexdigest()
 
