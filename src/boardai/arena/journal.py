@@ -31,8 +31,9 @@ what an old run of the same name left there.
 >>> with Journal.open(path, {"command": "demo"}) as j:
 ...     j.part("a vs b", dataclass_codec(GameOutcome)).add(0, GameOutcome(0, 0, 1.0, 10, 60))
 >>> with Journal.open(path, {"command": "demo"}) as j:
-...     j.part("a vs b", dataclass_codec(GameOutcome)).done
-{0: GameOutcome(index=0, a_color=0, score=1.0, disc_diff=10, moves=60, forfeit=None, record=None)}
+...     done = j.part("a vs b", dataclass_codec(GameOutcome)).done
+>>> done == {0: GameOutcome(0, 0, 1.0, 10, 60)}, done[0].disc_diff
+(True, 10)
 """
 
 from __future__ import annotations
