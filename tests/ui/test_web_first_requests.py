@@ -77,5 +77,5 @@ def test_a_fresh_factory_server_offers_every_player_to_concurrent_first_requests
             server.terminate()
             output = server.communicate(timeout=30)[0]
         errors = [r for rs in replies for r in rs if r.get("type") == "error"]
-        assert errors == [], errors
+        assert errors == [], (errors, output[-4000:])  # the server log: its traceback
         assert "Traceback" not in output, output[-2000:]

@@ -131,6 +131,20 @@ def origin_allowed(origin: str | None, host: str | None, allowed: Sequence[str])
     return host is not None and parts.scheme in ("http", "https") and parts.netloc == host.lower()
 
 
+#: The modules that add to numba's typing registries when first imported (types of constant
+#: values, overloads, intrinsics). Those registries are plain dicts: a search typing a call in
+#: one thread while another thread's first player imports one of these modules can fail with
+#: "dictionary changed size during iteration", so the app imports them all before any request.
+NUMBA_EXTENSIONS = (
+    "boardai.constant_types",
+    "boardai.intrinsics",
+    "boardai.jitref",
+    "boardai.g2048.ntuple_index",
+    "boardai.othello.kernels",
+    "boardai.othello.endgame",
+)
+
+
 def create_app(
     record_path: str | Path | None = None,
     max_message: int = MAX_MESSAGE,
@@ -155,6 +169,10 @@ def create_app(
         max_searches: searches run at once, server-wide; more wait their turn.
         max_connections: WebSockets open at once; more are closed with code 1013.
     """
+    import importlib
+
+    for name in NUMBA_EXTENSIONS:
+        importlib.import_module(name)
     pool = ThreadPoolExecutor(max_searches, thread_name_prefix="boardai-search")
     quick = ThreadPoolExecutor(MAX_QUICK, thread_name_prefix="boardai-quick")
     sink = BackgroundSink(RecordSink(record_path))
