@@ -43,6 +43,7 @@ from numba.core import errors
 from numba.core.registry import CPUDispatcher
 from numba.extending import overload
 
+from boardai import _jit_cache
 from boardai.constant_types import register_constant
 
 #: The functions referred to in this process, by their numba type's name (typing reads them).
@@ -81,8 +82,6 @@ class Ref:
 def _file_digest(path: str) -> str:
     """A boardai module's digest covers the modules it imports too (:mod:`boardai._jit_cache`:
     its callees are compiled into whatever calls it); another file's, the file alone."""
-    from boardai import _jit_cache
-
     resolved = Path(path).resolve()
     if _jit_cache.in_package(str(resolved)):
         return _jit_cache.stamp(resolved).hex()[:12]
