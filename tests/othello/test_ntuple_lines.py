@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boardai.othello.ntuple import TUPLE_SETS, TUPLES, NTupleNetwork, feature_index
+from boardai.othello.ntuple import OUTPUTS, TUPLE_SETS, TUPLES, NTupleNetwork, feature_index
 from boardai.othello.ntuple_eval import SCALE, evaluate_ntuple, search_data
 from boardai.othello.ntuple_lines import line_groups, line_index, transpose
 
@@ -44,14 +44,22 @@ def test_every_image_index_is_the_square_by_square_one(tuples: str, board: tuple
         assert got == want
 
 
-@given(st.lists(st.sampled_from(sorted(TUPLES)), min_size=1, max_size=4), boards)
-@settings(max_examples=40, deadline=None)
-def test_any_tuples_evaluate_as_the_network(names: list[str], board: tuple[int, int]) -> None:
-    """The search's evaluator gives the network's own value, bit for bit, with stages."""
-    net = NTupleNetwork.create(",".join(names), stages=3)
+@given(
+    st.lists(st.sampled_from(sorted(TUPLES)), min_size=1, max_size=4),
+    boards,
+    st.sampled_from(["", "mobility", "potential", "mobility,potential"]),
+    st.sampled_from(OUTPUTS),
+)
+@settings(max_examples=60, deadline=None)
+def test_any_tuples_evaluate_as_the_network(
+    names: list[str], board: tuple[int, int], features: str, output: str
+) -> None:
+    """The search's evaluator gives the network's own value, bit for bit, with stages and
+    counts."""
+    net = NTupleNetwork.create(",".join(names), stages=3, output=output, features=features)
     net.weights[:] = np.random.default_rng(len(names)).normal(0, 0.3, net.weights.size)
     got = evaluate_ntuple(np.uint64(board[0]), np.uint64(board[1]), search_data(net))
-    assert got == SCALE * net.value(board[0], board[1])
+    assert got == (1.0 if net.linear else SCALE) * net.value(board[0], board[1])
 
 
 def test_standard_images_need_few_groups() -> None:

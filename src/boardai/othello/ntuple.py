@@ -13,12 +13,19 @@ means: ``tanh`` (TD self-play, the default and every older file's), a value in (
 sum itself is the predicted final disc difference for the mover, clipped to
 ±:data:`DISC_CLIP` where it is used as a value.
 
+A network may also have counts (:data:`FEATURES`, Buro's "mobility" and "potential mobility"
+features): each a table per stage indexed by a count of the position, such as the mover's legal
+moves, whose weight joins the sum like an image's. Their rows in ``squares`` hold a code
+instead of squares (:func:`feature_index`), after every image, so every compiled function
+that takes the network reads them.
+
 A network may have stages (Buro's Logistello): separate tables for each phase of the game,
 the phase being the number of discs on the board (4..64) cut into equal bands
 (:func:`stage_of`). One stage is the classic network.
 
 The compiled functions take the network as ``(squares, offsets, weights)``: ``squares``
-int64[n_images, max_len] padded with -1, ``offsets`` int64[n_stages, n_images] (start of the
+int64[n_images, max_len] padded with -1 (a count's row: its code, see
+:func:`feature_index`), ``offsets`` int64[n_stages, n_images] (start of the
 image's table for each stage in the flat ``weights`` float32 array).
 
 >>> net = NTupleNetwork.create("corner3x3,edge2x")
@@ -26,6 +33,9 @@ image's table for each stage in the flat ``weights`` float32 array).
 (16, 78732)
 >>> NTupleNetwork.create("corner3x3,edge2x", stages=3).weights.size
 236196
+>>> net = NTupleNetwork.create("corner3x3,edge2x", features="mobility")
+>>> net.n_images, net.weights.size, net.features
+(18, 78860, ['mobility'])
 """
 
 # ruff: noqa: E741  (P, O: the mover's and the opponent's bitboards)
@@ -41,6 +51,8 @@ from boardai._jit import njit
 from boardai.errors import UsageError
 from boardai.learn.ntuple import add_at, add_at_tc, pattern_images, table_offsets
 from boardai.othello.kernels import (
+    NOT_COL_A,
+    NOT_COL_H,
     PASS,
     final_score,
     legal_moves,
@@ -197,6 +209,37 @@ DISC_CLIP = 64.0
 _LINEAR_PLAY_SCALE = 1.0 / 64.0
 
 
+#: Counts a network may add to its tuples (``features``): a name to its counts' codes
+#: (:func:`count_value`), each one table per stage of :data:`COUNT_VALUES` weights.
+#: ``mobility``: the mover's legal moves, the opponent's; ``potential``: the empty squares next
+#: to an opponent's disc (where the mover may come to play), next to a mover's disc.
+FEATURES: dict[str, tuple[int, ...]] = {"mobility": (0, 1), "potential": (2, 3)}
+
+#: Entries of a count's table: every count is 0..63 (at most the 63 empty squares of a
+#: position with a disc, 0 on an empty board), so none is clipped.
+COUNT_VALUES = 64
+
+#: A count's row in ``squares`` starts with ``COUNT_CODE - code``: below the padding's -1, so
+#: never a square.
+COUNT_CODE = -2
+
+
+def parse_features(text: str) -> list[str]:
+    """Feature names from ``"mobility"``, ``"mobility,potential"`` or ``""`` (none), in
+    :data:`FEATURES`' order, each once.
+
+    >>> parse_features("potential, mobility,potential")
+    ['mobility', 'potential']
+    """
+    items = {n.strip() for n in text.split(",") if n.strip()}
+    unknown = sorted(items - set(FEATURES))
+    if unknown:
+        raise UsageError(
+            f"unknown feature {unknown[0]!r} (features: {', '.join(FEATURES)}, comma-separated)"
+        )
+    return [n for n in FEATURES if n in items]
+
+
 def check_output(output: object) -> str:
     """``output`` if it is one of :data:`OUTPUTS`, else UsageError."""
     if output not in OUTPUTS:
@@ -221,10 +264,11 @@ class NTupleNetwork:
 
     @classmethod
     def create(
-        cls, tuples: str = "standard", stages: int = 1, output: str = "tanh"
+        cls, tuples: str = "standard", stages: int = 1, output: str = "tanh", features: str = ""
     ) -> NTupleNetwork:
-        """A zero network of the named tuples (see :data:`TUPLES`, :data:`TUPLE_SETS`) with
-        ``stages`` phases of the game (see :func:`stage_of`) and the output kind ``output``."""
+        """A zero network of the named tuples (see :data:`TUPLES`, :data:`TUPLE_SETS`) and
+        counts (:data:`FEATURES`) with ``stages`` phases of the game (see :func:`stage_of`)
+        and the output kind ``output``."""
         check_output(output)
         if not 1 <= stages <= MAX_STAGES:
             raise UsageError(f"stages must be in 1..{MAX_STAGES}, got {stages}")
@@ -238,6 +282,10 @@ class NTupleNetwork:
                 rows.append(image)
                 offsets.append(int(table_start[t]))  # images share their tuple's table
         start = int(table_start[-1])
+        for code in _count_codes(features):
+            rows.append((COUNT_CODE - code,))
+            offsets.append(start)
+            start += COUNT_VALUES
         width = max(len(r) for r in rows)
         squares = np.full((len(rows), width), -1, np.int64)
         for i, r in enumerate(rows):
@@ -251,8 +299,16 @@ class NTupleNetwork:
 
     def layout(self) -> dict[str, Any]:
         """The metadata that describes the tables in a model file: tuple names, stages, output
-        kind (a file without one is ``tanh``: every file written before linear networks)."""
-        return {"tuples": ",".join(self.names), "stages": self.stages, "output": self.output}
+        kind (a file without one is ``tanh``: every file written before linear networks) and,
+        if it has any, the counts (``features``; a file without is a network of tuples only)."""
+        out: dict[str, Any] = {
+            "tuples": ",".join(self.names),
+            "stages": self.stages,
+            "output": self.output,
+        }
+        if self.features:
+            out["features"] = ",".join(self.features)
+        return out
 
     @classmethod
     def weights_size(cls, layout: Mapping[str, Any]) -> int:
@@ -262,13 +318,17 @@ class NTupleNetwork:
         if not 1 <= stages <= MAX_STAGES:
             raise UsageError(f"stages must be in 1..{MAX_STAGES}, got {stages}")
         tables = [TUPLES[name] for name in parse_tuples(layout["tuples"])]
-        return stages * int(table_offsets(tables, VALUES_PER_SQUARE)[-1])
+        counts = len(_count_codes(layout.get("features", "")))
+        return stages * (int(table_offsets(tables, VALUES_PER_SQUARE)[-1]) + counts * COUNT_VALUES)
 
     @classmethod
     def from_layout(cls, layout: Mapping[str, Any], weights: np.ndarray) -> NTupleNetwork:
         """The network a model file's ``layout`` describes, holding ``weights``."""
         net = cls.create(
-            layout["tuples"], int(layout.get("stages", 1)), layout.get("output", "tanh")
+            layout["tuples"],
+            int(layout.get("stages", 1)),
+            layout.get("output", "tanh"),
+            layout.get("features", ""),
         )
         if weights.shape != net.weights.shape or weights.dtype != np.float32:
             raise ValueError(f"weights {weights.shape} do not fit tuples {layout['tuples']!r}")
@@ -279,6 +339,12 @@ class NTupleNetwork:
     def n_images(self) -> int:
         """Table lookups per evaluation."""
         return int(self.offsets.shape[1])
+
+    @property
+    def features(self) -> list[str]:
+        """The counts' names (:data:`FEATURES`) the network has besides its tuples."""
+        codes = {COUNT_CODE - int(c) for c in self.squares[:, 0] if c <= COUNT_CODE}
+        return [name for name, own in FEATURES.items() if own[0] in codes]
 
     @property
     def stages(self) -> int:
@@ -328,9 +394,39 @@ class NTupleNetwork:
         return float(value(np.uint64(mover), np.uint64(opponent), *self.data()))
 
 
+def _count_codes(features: str) -> list[int]:
+    return [code for name in parse_features(features) for code in FEATURES[name]]
+
+
+@njit(inline="always")
+def _next_to(x: np.uint64) -> np.uint64:
+    """The squares next to a square of ``x`` in any of the 8 directions (and some of ``x``).
+    A shift that moves a square one column east drops what lands in column a (it came from
+    column h), one that moves it west what lands in column h."""
+    east = (x << np.uint64(1)) | (x << np.uint64(9)) | (x >> np.uint64(7))
+    west = (x >> np.uint64(1)) | (x >> np.uint64(9)) | (x << np.uint64(7))
+    return (x << np.uint64(8)) | (x >> np.uint64(8)) | (east & NOT_COL_A) | (west & NOT_COL_H)
+
+
+@njit
+def count_value(P: np.uint64, O: np.uint64, code: np.int64) -> np.int64:
+    """Count ``code`` of :data:`FEATURES` for the mover ``P``: 0 its legal moves, 1 the
+    opponent's, 2 the empty squares next to an opponent's disc, 3 next to a mover's disc."""
+    if code == 0:
+        return np.int64(popcount(legal_moves(P, O)))
+    if code == 1:
+        return np.int64(popcount(legal_moves(O, P)))
+    empty = ~(P | O)
+    return np.int64(popcount(empty & _next_to(O if code == 2 else P)))
+
+
 @njit
 def feature_index(P: np.uint64, O: np.uint64, squares: np.ndarray, i: np.int64) -> np.int64:
-    """Base-3 index of image ``i`` (0 empty, 1 mover, 2 opponent; first square most significant)."""
+    """Base-3 index of image ``i`` (0 empty, 1 mover, 2 opponent; first square most
+    significant), or a count's value (:func:`count_value`) for a count's row."""
+    first = squares[i, 0]
+    if first <= COUNT_CODE:
+        return count_value(P, O, COUNT_CODE - first)
     idx = np.int64(0)
     for k in range(squares.shape[1]):
         s = squares[i, k]

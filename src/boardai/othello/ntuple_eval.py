@@ -27,7 +27,7 @@ import numpy as np
 
 from boardai._jit import njit
 from boardai.intrinsics import prefetch
-from boardai.othello.ntuple import DISC_CLIP, NTupleNetwork, stage_of
+from boardai.othello.ntuple import COUNT_CODE, DISC_CLIP, NTupleNetwork, count_value, stage_of
 from boardai.othello.ntuple_lines import line_groups, line_index, transpose
 
 #: Search units per unit of network value.
@@ -36,28 +36,38 @@ SCALE = 100.0
 
 def search_data(network: NTupleNetwork) -> tuple[Any, ...]:
     """The data :func:`evaluate_ntuple` takes for ``network``: ``(offsets, weights, start,
-    transposed, mask, table, scratch, linear)`` (``start`` ... ``table``: its
+    transposed, mask, table, scratch, linear, counts)`` (``start`` ... ``table``: its
     :class:`~boardai.othello.ntuple_lines.LineGroups`; ``scratch``: one weight index an image,
-    so one searcher's, not for threads; ``linear``: the output kind is ``linear``). The
-    weights are the network's own array, not a copy."""
+    so one searcher's, not for threads; ``linear``: the output kind is ``linear``;
+    ``counts``: the codes of its counts, :func:`~boardai.othello.ntuple.count_value`, whose
+    rows follow every image's). The weights are the network's own array, not a copy."""
     groups = line_groups(network.squares)
     scratch = np.empty(network.offsets.shape[1], np.int64)
-    return (network.offsets, network.weights, *groups, scratch, bool(network.linear))
+    codes = network.squares[:, 0]
+    counts = np.array([COUNT_CODE - c for c in codes if c <= COUNT_CODE], np.int64)
+    if counts.size and (codes[-counts.size :] > COUNT_CODE).any():
+        raise ValueError("a network's counts must follow its images")
+    return (network.offsets, network.weights, *groups, scratch, bool(network.linear), counts)
 
 
 @njit
 def lines_raw_value(P: np.uint64, O: np.uint64, data: Any) -> float:
     """:func:`boardai.othello.ntuple.raw_value` (the same sum, in the same order), each
-    image's index read a line at a time; every index is written, its weight's load started,
-    before the sum reads any (1.5x faster than loading as it sums)."""
-    offsets, weights, start, transposed, mask, table, scratch, _ = data
+    image's index read a line at a time, then each count's; every index is written, its
+    weight's load started, before the sum reads any (1.5x faster than loading as it sums)."""
+    offsets, weights, start, transposed, mask, table, scratch, _, counts = data
     st = stage_of(P, O, offsets.shape[0])
     PT = transpose(P)
     OT = transpose(O)
     n = offsets.shape[1]
-    for i in range(n):
+    images = n - counts.shape[0]
+    for i in range(images):
         k = offsets[st, i] + line_index(P, O, PT, OT, i, start, transposed, mask, table)
         scratch[i] = k
+        prefetch(weights, k)
+    for j in range(counts.shape[0]):
+        k = offsets[st, images + j] + count_value(P, O, counts[j])
+        scratch[images + j] = k
         prefetch(weights, k)
     v = 0.0
     for i in range(n):

@@ -75,7 +75,8 @@ def _split(cells: list[tuple[int, int]]) -> list[list[int]]:
 
 def line_groups(squares: np.ndarray) -> LineGroups:
     """The groups and tables of every image of ``squares`` (int64[n_images, width], -1 padded,
-    as :class:`boardai.othello.ntuple.NTupleNetwork` holds them).
+    as :class:`boardai.othello.ntuple.NTupleNetwork` holds them). A count's row (no square)
+    has no groups: its index is the count's, not read from the board.
 
     Raises:
         ValueError: a group whose patterns would fold to the same byte (cannot happen for

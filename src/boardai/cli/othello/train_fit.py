@@ -32,6 +32,7 @@ DEFAULTS: dict[str, Any] = {
     "seed": 0,
     "batch": 1024,
     "lr": 0.05,
+    "features": "",
 }
 
 
@@ -50,6 +51,8 @@ def register(app: App) -> None:
             "boardai othello train fit games.npz --out runs/othello/fit.npz\n"
             "boardai othello train fit games.npz --stages 10 --epochs 5 --loss mae "
             "--out runs/othello/fit10.npz --json fit10.json\n"
+            "boardai othello train fit games.npz --stages 8 --features mobility "
+            "--out runs/othello/fit-mob.npz\n"
             "boardai othello match --black alphabeta:eval=ntuple,model=runs/othello/fit.npz "
             "--white wpc"
         ),
@@ -60,6 +63,9 @@ def register(app: App) -> None:
             "penalty and a smoothing penalty between adjacent stages. A share of the games\n"
             "(else of the positions) is held out: the epoch with the lowest held-out mean\n"
             "absolute error is kept, and that error is printed per band of empty squares.\n"
+            "--features adds counts to the tuples, a table per stage indexed by the count:\n"
+            "mobility (each side's legal moves), potential (empty squares next to each side's\n"
+            "discs); the model file records them.\n"
             "Ctrl-C stops after the current steps and saves the best network so far.\n\n"
             "DATA: games files (boardai othello data pack) or record files (--record), their\n"
             "positions after the random opening labelled with the game's result; or positions\n"
@@ -74,6 +80,13 @@ def register(app: App) -> None:
     d = DEFAULTS
     p.add_argument(
         "--tuples", default=d["tuples"], help="n-tuple set or names (default: %(default)s)"
+    )
+    p.add_argument(
+        "--features",
+        default=d["features"],
+        metavar="NAMES",
+        help="counts besides the tuples, comma-separated: mobility (legal moves of each side),"
+        " potential (empty squares next to each side's discs); default: none",
     )
     p.add_argument(
         "--stages", type=positive_int, default=d["stages"], help="game phases by disc count, 1..30"
@@ -104,11 +117,12 @@ def run(args: argparse.Namespace) -> int:
     from boardai.cli._common import console, progress, refuse_to_overwrite, write_json
     from boardai.errors import UsageError
     from boardai.learn.run import STOPPING, StopFlag
-    from boardai.othello.ntuple import MAX_STAGES, parse_tuples
+    from boardai.othello.ntuple import MAX_STAGES, parse_features, parse_tuples
     from boardai.othello.ntuple_file import save_network
     from boardai.othello.train.fit import fit, read_positions
 
     parse_tuples(args.tuples)  # a bad one says so before any data is read
+    parse_features(args.features)
     if not 1 <= args.stages <= MAX_STAGES:
         raise UsageError(f"--stages must be in 1..{MAX_STAGES}, got {args.stages}")
     refuse_to_overwrite(args.out, "--out", force=args.force, resume=None)
@@ -147,6 +161,7 @@ def run(args: argparse.Namespace) -> int:
                 seed=args.seed,
                 batch=args.batch,
                 lr=args.lr,
+                features=args.features,
                 on_epoch=on_epoch,
                 should_stop=stop,
             )

@@ -8,9 +8,11 @@ the game they come from. :func:`fit` does that on the same network
 position is the plain sum of its images' weights, the predicted final disc difference for the
 mover, in the unit of the endgame solver's exact values.
 
-- **Features**: each position's weight indices (:func:`features`: all images of every tuple,
+- **Features**: each position's weight indices (:func:`weight_indices`: all images of every tuple,
   the images of a tuple sharing its table, the table of the position's stage by disc count),
-  from the compiled :func:`boardai.othello.ntuple.indices`.
+  from the compiled :func:`boardai.othello.ntuple.indices`; with ``features``, the index of
+  each count's weight too (:data:`boardai.othello.ntuple.FEATURES`: the movers' legal moves,
+  their potential mobility), one more weight a position per count, fitted as any other.
 - **Fit**: minibatch Adam over a flat weight vector, the prediction a sum of looked-up
   weights, minimising the mean squared error (``mse``) or, as Edax does, the mean absolute
   error (``mae``) in discs, plus two penalties divided by the training positions: ``l2`` times
@@ -40,7 +42,7 @@ and optionally ``game`` (int64 ids for the split), as :func:`write_positions` wr
 
 >>> from boardai.othello.board import Board
 >>> b = Board.initial()
->>> X = features(np.array([b.mover], np.uint64), np.array([b.opponent], np.uint64),
+>>> X = weight_indices(np.array([b.mover], np.uint64), np.array([b.opponent], np.uint64),
 ...              NTupleNetwork.create("corner3x3,diag8", stages=2, output="linear"))
 >>> X.shape, X.dtype
 ((1, 12), dtype('int32'))
@@ -87,6 +89,7 @@ DEFAULTS: dict[str, Any] = {
     "seed": 0,
     "batch": 1024,
     "lr": 0.05,
+    "features": "",
 }
 
 
@@ -103,7 +106,7 @@ class Labelled(NamedTuple):
 
 
 @njit
-def _features(
+def _weight_indices(
     mover: np.ndarray, opponent: np.ndarray, squares: np.ndarray, offsets: np.ndarray
 ) -> np.ndarray:
     n, k = mover.shape[0], offsets.shape[1]
@@ -116,12 +119,12 @@ def _features(
     return out
 
 
-def features(mover: np.ndarray, opponent: np.ndarray, net: NTupleNetwork) -> np.ndarray:
+def weight_indices(mover: np.ndarray, opponent: np.ndarray, net: NTupleNetwork) -> np.ndarray:
     """int32[n, images]: the index into ``net.weights`` of every image of every position (its
     stage's table): the value of position ``i`` is ``net.weights[X[i]].sum()``."""
     if net.weights.size >= 2**31:
         raise UsageError(f"{net.weights.size:,} weights: too many for int32 indices")
-    return _features(
+    return _weight_indices(
         np.ascontiguousarray(mover, np.uint64),
         np.ascontiguousarray(opponent, np.uint64),
         net.squares,
@@ -372,6 +375,7 @@ def fit(
     seed: int = DEFAULTS["seed"],
     batch: int = DEFAULTS["batch"],
     lr: float = DEFAULTS["lr"],
+    features: str = DEFAULTS["features"],
     on_epoch: Callable[[dict[str, Any]], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
 ) -> tuple[NTupleNetwork, dict[str, Any]]:
@@ -390,6 +394,7 @@ def fit(
         holdout: the share held out (0: none; the last epoch's network is kept).
         seed: the split, the order of the minibatches.
         batch, lr: positions a step, Adam's step size.
+        features: counts besides the tuples (:func:`boardai.othello.ntuple.parse_features`).
         on_epoch: called after every epoch with ``{"epoch", "train_loss", "holdout_mae",
             "best_epoch", "seconds"}``.
         should_stop: polled every few steps; when it says so the fit ends there (the best
@@ -412,10 +417,10 @@ def fit(
         if not (math.isfinite(x) and x >= 0) or (name == "lr" and x == 0):
             raise UsageError(f"{name} must be a finite number >= 0 (lr > 0), got {x}")
     data = _check(mover, opponent, label, empties, game)
-    net = NTupleNetwork.create(tuples, stages, output="linear")
+    net = NTupleNetwork.create(tuples, stages, output="linear", features=features)
     held = split(len(data.label), holdout, seed, data.game)
     start = time.perf_counter()
-    X = features(data.mover, data.opponent, net)
+    X = weight_indices(data.mover, data.opponent, net)
     y = data.label.astype(np.float64)
     train_rows = np.flatnonzero(~held)
     held_rows = np.flatnonzero(held)
@@ -487,6 +492,7 @@ def fit(
         "holdout": len(y_held),
         "split": "game" if data.game is not None else "position",
         "tuples": tuples,
+        "features": ",".join(net.features),
         "stages": stages,
         "loss": loss,
         "l2": l2,
