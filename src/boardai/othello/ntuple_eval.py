@@ -60,14 +60,14 @@ def lines_raw_value(P: np.uint64, O: np.uint64, data: Any) -> float:
     PT = transpose(P)
     OT = transpose(O)
     n = offsets.shape[1]
-    images = n - counts.shape[0]
-    for i in range(images):
+    for i in range(n):  # a count's row has no line groups: its index here is its table's start
         k = offsets[st, i] + line_index(P, O, PT, OT, i, start, transposed, mask, table)
         scratch[i] = k
         prefetch(weights, k)
+    first = n - counts.shape[0]  # the counts' rows follow the images'
     for j in range(counts.shape[0]):
-        k = offsets[st, images + j] + count_value(P, O, counts[j])
-        scratch[images + j] = k
+        k = scratch[first + j] + count_value(P, O, counts[j])
+        scratch[first + j] = k
         prefetch(weights, k)
     v = 0.0
     for i in range(n):
