@@ -28,6 +28,6 @@ def potential_mobility(p: int, o: int) -> int:
 
 def count(p: int, o: int, code: int) -> int:
     """Count ``code`` of :func:`boardai.othello.ntuple.count_value` for the mover ``p``."""
-    return [mobility(p, o), mobility(o, p), potential_mobility(p, o), potential_mobility(o, p)][
-        code
-    ]
+    empties = sum(1 for s in range(64) if not (p | o) >> s & 1)
+    counts = [mobility(p, o), mobility(o, p), potential_mobility(p, o), potential_mobility(o, p)]
+    return [*counts, empties][code]

@@ -49,7 +49,7 @@ def game_position(seed: int, plies: int) -> Board:
 @settings(max_examples=200, deadline=None)
 def test_counts_are_the_square_by_square_ones(board: tuple[int, int]) -> None:
     p, o = board
-    for code in range(4):
+    for code in range(5):
         got = int(count_value(np.uint64(p), np.uint64(o), code))
         assert got == naive.count(p, o, code), code
         assert 0 <= got < COUNT_VALUES
@@ -58,8 +58,9 @@ def test_counts_are_the_square_by_square_ones(board: tuple[int, int]) -> None:
 def test_counts_of_the_start_position() -> None:
     b = Board.initial()
     # 4 moves each; the 14 squares around the two centre discs of a colour, 4 of them taken.
-    got = [int(count_value(np.uint64(b.mover), np.uint64(b.opponent), c)) for c in range(4)]
-    assert got == [4, 4, 10, 10]
+    got = [int(count_value(np.uint64(b.mover), np.uint64(b.opponent), c)) for c in range(5)]
+    assert got == [4, 4, 10, 10, 60]
+    assert int(count_value(np.uint64(0), np.uint64(0), 4)) == COUNT_VALUES - 1
 
 
 def plain_sum(net: NTupleNetwork, p: int, o: int) -> float:
@@ -102,7 +103,7 @@ def with_tuple_weights(net: NTupleNetwork, tuples: str) -> NTupleNetwork:
     return plain
 
 
-@pytest.mark.parametrize("features", ["mobility", "potential", "mobility,potential"])
+@pytest.mark.parametrize("features", ["mobility", "potential", "empties", ",".join(FEATURES)])
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 60), stages=st.integers(1, 4))
 @settings(max_examples=25, deadline=None)
 def test_count_weights_join_the_sum(features: str, seed: int, plies: int, stages: int) -> None:
@@ -147,12 +148,12 @@ def test_features_parse_and_bad_ones_are_usage_errors() -> None:
 
 
 def test_model_files_record_their_counts(tmp_path: Path) -> None:
-    net = NTupleNetwork.create("corner3x3,diag8", 3, "linear", "mobility,potential")
+    net = NTupleNetwork.create("corner3x3,diag8", 3, "linear", "empties,mobility,potential")
     net.weights = np.random.default_rng(3).normal(0, 4, net.weights.size).astype(np.float32)
     path = tmp_path / "m.npz"
     save_network(path, net)
     back, meta = load_model(path)
-    assert meta["features"] == "mobility,potential" and back.features == net.features
+    assert meta["features"] == "mobility,potential,empties" and back.features == net.features
     assert np.array_equal(back.weights, net.weights) and np.array_equal(back.squares, net.squares)
     b = game_position(5, 30)
     assert back.value(b.mover, b.opponent) == net.value(b.mover, b.opponent)

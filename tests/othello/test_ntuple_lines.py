@@ -47,7 +47,7 @@ def test_every_image_index_is_the_square_by_square_one(tuples: str, board: tuple
 @given(
     st.lists(st.sampled_from(sorted(TUPLES)), min_size=1, max_size=4),
     boards,
-    st.sampled_from(["", "mobility", "potential", "mobility,potential"]),
+    st.sampled_from(["", "mobility", "potential", "empties", "mobility,potential,empties"]),
     st.sampled_from(OUTPUTS),
 )
 @settings(max_examples=60, deadline=None)

@@ -35,7 +35,7 @@ image's table for each stage in the flat ``weights`` float32 array).
 236196
 >>> net = NTupleNetwork.create("corner3x3,edge2x", features="mobility")
 >>> net.n_images, net.weights.size, net.features
-(18, 78860, ['mobility'])
+(18, 78862, ['mobility'])
 """
 
 # ruff: noqa: E741  (P, O: the mover's and the opponent's bitboards)
@@ -212,12 +212,13 @@ _LINEAR_PLAY_SCALE = 1.0 / 64.0
 #: Counts a network may add to its tuples (``features``): a name to its counts' codes
 #: (:func:`count_value`), each one table per stage of :data:`COUNT_VALUES` weights.
 #: ``mobility``: the mover's legal moves, the opponent's; ``potential``: the empty squares next
-#: to an opponent's disc (where the mover may come to play), next to a mover's disc.
-FEATURES: dict[str, tuple[int, ...]] = {"mobility": (0, 1), "potential": (2, 3)}
+#: to an opponent's disc (where the mover may come to play), next to a mover's disc;
+#: ``empties``: the empty squares (a weight a ply within the stage: who moves last, parity).
+FEATURES: dict[str, tuple[int, ...]] = {"mobility": (0, 1), "potential": (2, 3), "empties": (4,)}
 
-#: Entries of a count's table: every count is 0..63 (at most the 63 empty squares of a
-#: position with a disc, 0 on an empty board), so none is clipped.
-COUNT_VALUES = 64
+#: Entries of a count's table: every count is 0..64 (64: the empty squares of an empty board),
+#: so none is clipped.
+COUNT_VALUES = 65
 
 #: A count's row in ``squares`` starts with ``COUNT_CODE - code``: below the padding's -1, so
 #: never a square.
@@ -411,12 +412,15 @@ def _next_to(x: np.uint64) -> np.uint64:
 @njit
 def count_value(P: np.uint64, O: np.uint64, code: np.int64) -> np.int64:
     """Count ``code`` of :data:`FEATURES` for the mover ``P``: 0 its legal moves, 1 the
-    opponent's, 2 the empty squares next to an opponent's disc, 3 next to a mover's disc."""
+    opponent's, 2 the empty squares next to an opponent's disc, 3 next to a mover's disc, 4
+    the empty squares."""
     if code == 0:
         return np.int64(popcount(legal_moves(P, O)))
     if code == 1:
         return np.int64(popcount(legal_moves(O, P)))
     empty = ~(P | O)
+    if code == 4:
+        return np.int64(popcount(empty))
     return np.int64(popcount(empty & _next_to(O if code == 2 else P)))
 
 

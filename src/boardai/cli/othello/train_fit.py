@@ -65,7 +65,7 @@ def register(app: App) -> None:
             "absolute error is kept, and that error is printed per band of empty squares.\n"
             "--features adds counts to the tuples, a table per stage indexed by the count:\n"
             "mobility (each side's legal moves), potential (empty squares next to each side's\n"
-            "discs); the model file records them.\n"
+            "discs), empties (the empty squares: a weight a ply); the model file records them.\n"
             "Ctrl-C stops after the current steps and saves the best network so far.\n\n"
             "DATA: games files (boardai othello data pack) or record files (--record), their\n"
             "positions after the random opening labelled with the game's result; or positions\n"
@@ -86,7 +86,8 @@ def register(app: App) -> None:
         default=d["features"],
         metavar="NAMES",
         help="counts besides the tuples, comma-separated: mobility (legal moves of each side),"
-        " potential (empty squares next to each side's discs); default: none",
+        " potential (empty squares next to each side's discs), empties (empty squares);"
+        " default: none",
     )
     p.add_argument(
         "--stages", type=positive_int, default=d["stages"], help="game phases by disc count, 1..30"
