@@ -13,9 +13,9 @@ means: ``tanh`` (TD self-play, the default and every older file's), a value in (
 sum itself is the predicted final disc difference for the mover, clipped to
 ±:data:`DISC_CLIP` where it is used as a value.
 
-A network may also have counts (:data:`FEATURES`, Buro's "mobility" and "potential mobility"
-features): each a table per stage indexed by a count of the position, such as the mover's legal
-moves, whose weight joins the sum like an image's. Their rows in ``squares`` hold a code
+A network may also have counts (:data:`FEATURES`: mobility and potential mobility, as in
+Buro's Logistello, and the empty squares): each a table per stage indexed by a count of the
+position, such as the mover's legal moves, whose weight joins the sum like an image's. Their rows in ``squares`` hold a code
 instead of squares (:func:`feature_index`), after every image, so every compiled function
 that takes the network reads them.
 
