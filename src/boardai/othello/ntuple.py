@@ -15,9 +15,9 @@ sum itself is the predicted final disc difference for the mover, clipped to
 
 A network may also have counts (:data:`FEATURES`: mobility and potential mobility, as in
 Buro's Logistello, and the empty squares): each a table per stage indexed by a count of the
-position, such as the mover's legal moves, whose weight joins the sum like an image's. Their rows in ``squares`` hold a code
-instead of squares (:func:`feature_index`), after every image, so every compiled function
-that takes the network reads them.
+position, such as the mover's legal moves, whose weight joins the sum like an image's. Their
+rows in ``squares`` hold a code instead of squares (:func:`feature_index`), after every
+image, so every compiled function that takes the network reads them.
 
 A network may have stages (Buro's Logistello): separate tables for each phase of the game,
 the phase being the number of discs on the board (4..64) cut into equal bands

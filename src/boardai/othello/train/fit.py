@@ -8,12 +8,12 @@ the game they come from. :func:`fit` does that on the same network
 position is the plain sum of its images' weights, the predicted final disc difference for the
 mover, in the unit of the endgame solver's exact values.
 
-- **Features**: each position's weight indices (:func:`weight_indices`: all images of every tuple,
-  the images of a tuple sharing its table, the table of the position's stage by disc count),
-  from the compiled :func:`boardai.othello.ntuple.indices`; with ``features``, the index of
-  each count's weight too (:data:`boardai.othello.ntuple.FEATURES`: the movers' legal moves,
-  their potential mobility, the empty squares), one more weight a position per count, fitted
-  as any other.
+- **Features**: each position's weight indices (:func:`weight_indices`: all images of every
+  tuple, the images of a tuple sharing its table, the table of the position's stage by disc
+  count), from the compiled :func:`boardai.othello.ntuple.indices`; with ``features``, the
+  index of each count's weight too (:data:`boardai.othello.ntuple.FEATURES`: the movers'
+  legal moves, their potential mobility, the empty squares), one more weight a position per
+  count, fitted as any other.
 - **Fit**: minibatch Adam over a flat weight vector, the prediction a sum of looked-up
   weights, minimising the mean squared error (``mse``) or, as Edax does, the mean absolute
   error (``mae``) in discs, plus two penalties divided by the training positions: ``l2`` times
