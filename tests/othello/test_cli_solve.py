@@ -84,3 +84,21 @@ def test_bad_files(
 def test_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["othello", "solve", str(tmp_path / "none.obf")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_order_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--order none`` and the default fitted network give the same exact scores; a network
+    not valued in discs, or no file, is one line and exit 2."""
+    f = tmp_path / "p.obf"
+    f.write_text(OBF)
+    scores = []
+    for order in ("othello-fit", "none"):
+        out = tmp_path / f"{order}.json"
+        assert main(["othello", "solve", str(f), "--order", order, "--json", str(out)]) == 0
+        scores.append([row["score"] for row in json.loads(out.read_text())["positions"]])
+    assert scores[0] == scores[1] and len(scores[0]) == 2
+    capsys.readouterr()
+    for bad, message in (("othello-ntuple", "not a network valued in discs"), ("no.npz", "no")):
+        assert main(["othello", "solve", str(f), "--order", bad]) == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and message in err

@@ -454,23 +454,46 @@ def search_root(
 
 @njit
 def solve_window(
-    P: np.uint64, O: np.uint64, lo: np.int64, hi: np.int64, stats: np.ndarray
+    P: np.uint64,
+    O: np.uint64,
+    lo: np.int64,
+    hi: np.int64,
+    stats: np.ndarray,
+    order: Any = None,
+    order_data: Any = None,
 ) -> tuple[np.int64, np.int64]:
     """(best action, final disc difference for the mover) searched in the window ``(lo, hi)``:
     exact if it falls inside, else a bound (``<= lo`` or ``>= hi``) and an action reaching it.
     A finished game gives action -1, a mover with no square :data:`PASS`. ``stats[2]`` is set
     if the node limit ``stats[1]`` was hit (the result must then be ignored). The search is
-    :func:`boardai.othello.endgame.solve_endgame` with a table sized for the empties."""
+    :func:`boardai.othello.endgame.solve_endgame` with a table sized for the empties;
+    ``order`` and ``order_data``, an evaluation in discs (a fitted network, see
+    :func:`solver_order`), help order its moves: the values stay exact either way."""
     empties = 64 - np.int64(popcount(P | O))
     bits = min(max(int(empties), 12), 21)
-    return solve_endgame(P, O, lo, hi, stats, np.zeros((1 << bits, 3), np.uint64))
+    tt = np.zeros((1 << bits, 3), np.uint64)
+    return solve_endgame(P, O, lo, hi, stats, tt, order, order_data)
 
 
 @njit
-def solve(P: np.uint64, O: np.uint64, stats: np.ndarray) -> tuple[np.int64, np.int64]:
+def solve(
+    P: np.uint64, O: np.uint64, stats: np.ndarray, order: Any = None, order_data: Any = None
+) -> tuple[np.int64, np.int64]:
     """(best action, exact final disc difference for the mover with perfect play); a finished
     game gives action -1. ``stats[2]`` is set if the node limit ``stats[1]`` was hit."""
-    return solve_window(P, O, np.int64(-64), np.int64(64), stats)
+    return solve_window(P, O, np.int64(-64), np.int64(64), stats, order, order_data)
+
+
+def solver_order(network: Any) -> tuple[Any, Any] | None:
+    """The endgame solver's move-ordering evaluation for an n-tuple ``network``: ``(evaluate,
+    data)`` if it is valued in discs (``linear``, a fitted network), else None (the order's
+    other keys alone). The data is the network's own weights with a scratch array of its own,
+    so that a solve never shares one with a search that may run beside it."""
+    if network is None or not network.linear:
+        return None
+    from boardai.othello.ntuple_eval import evaluate_ntuple, search_data
+
+    return ref(evaluate_ntuple), search_data(network)
 
 
 @dataclass
@@ -491,6 +514,7 @@ def solve_position(
     wld: bool = False,
     max_nodes: int | None = None,
     seconds: float | None = None,
+    order: tuple[Any, Any] | None = None,
 ) -> SolveResult:
     """Solve a position exactly (or only win/loss/draw with ``wld``, which is faster).
 
@@ -508,9 +532,10 @@ def solve_position(
     stats[_LIMIT] = (1 << 62) if max_nodes is None else max_nodes
     lo, hi = (-1, 1) if wld else (-64, 64)
     out: list[tuple[int, int]] = []
+    ordering = (None, None) if order is None else order
 
     def work() -> None:
-        a, v = solve_window(np.uint64(mover), np.uint64(opponent), lo, hi, stats)
+        a, v = solve_window(np.uint64(mover), np.uint64(opponent), lo, hi, stats, *ordering)
         out.append((int(a), int(v)))
 
     start = time.perf_counter()
@@ -622,6 +647,8 @@ class Searcher:
         window: half-width of the first aspiration window, in evaluation units (0: none).
         mpc: multi-prob-cut's parameters, :func:`boardai.othello.probcut.table` (None: off).
             The endgame solver never cuts: its values stay exact.
+        order: the endgame solver's move-ordering evaluation, ``(evaluate, data)`` from
+            :func:`solver_order` (None: its other keys alone).
     """
 
     def __init__(
@@ -631,6 +658,7 @@ class Searcher:
         tt_bits: int = 18,
         window: float = 30.0,
         mpc: tuple[float, np.ndarray, np.ndarray] | None = None,
+        order: tuple[Any, Any] | None = None,
     ) -> None:
         if evaluator is None:
             evaluator, data = ev.evaluate_wpc, ev.wpc_data()
@@ -638,6 +666,7 @@ class Searcher:
         self.data = data
         self.window = window
         self.mpc = probcut.off() if mpc is None else mpc
+        self.order = (None, None) if order is None else order
         self.tt_keys = np.zeros((1 << tt_bits, 2), np.uint64)
         self.tt_vals = np.zeros(1 << tt_bits, np.float64)
         self.tt_info = np.zeros((1 << tt_bits, 4), np.int64)  # depth, bound, move, search
@@ -689,7 +718,7 @@ class Searcher:
             stats[_LIMIT] = (
                 1 << 62 if seconds is None else max(int(0.75 * seconds * self.solve_nps), 1000)
             )
-            a, v = solve(P, O, stats)
+            a, v = solve(P, O, stats, *self.order)
             spent = time.perf_counter() - start
             if stats[_NODES] >= 1_000_000 and spent > 0.01:
                 self.solve_nps = stats[_NODES] / spent

@@ -57,6 +57,14 @@ def register(app: App) -> None:
     p.add_argument(
         "--time", type=positive_float, metavar="S", help="time limit per position in seconds"
     )
+    p.add_argument(
+        "--order",
+        metavar="MODEL",
+        default="othello-fit",
+        help="a network fitted to disc differences (name or file) whose values help order the"
+        " moves high in the tree, or 'none' (default: othello-fit; the scores are exact either"
+        " way)",
+    )
     p.set_defaults(func=run)
 
 
@@ -99,7 +107,10 @@ def run(args: argparse.Namespace) -> int:
                 )
     if args.time is None and args.nodes is None:
         _warn_if_slow(args.file, positions)
-    solve_position(1, 2)  # compile or load the solver before timing
+    from boardai.othello.agents.alphabeta import solver_order
+
+    order = None if args.order == "none" else solver_order(model=args.order)
+    solve_position(1, 2, order=order)  # compile or load the solver before timing
     rows: list[dict[str, Any]] = []
     interrupted = False
     what = "win/loss/draw" if args.wld else "disc difference"
@@ -112,7 +123,12 @@ def run(args: argparse.Namespace) -> int:
     for i, pos in enumerate(positions, start=1):
         try:
             r = solve_position(
-                pos.mover, pos.opponent, wld=args.wld, max_nodes=args.nodes, seconds=args.time
+                pos.mover,
+                pos.opponent,
+                wld=args.wld,
+                max_nodes=args.nodes,
+                seconds=args.time,
+                order=order,
             )
         except KeyboardInterrupt:
             interrupted = True

@@ -4,7 +4,7 @@ table, an exact endgame solver and a time budget; the evaluation is pluggable.""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 from typing import Any, Literal
 
 import numpy as np
@@ -59,13 +59,49 @@ class AlphaBetaOptions:
             probcut.check_threshold(self.mpc)
 
 
-def _evaluator(opts: AlphaBetaOptions) -> tuple[Any, Any, str]:
-    """The search evaluator, its data, and the name of its multi-prob-cut fit for
-    ``opts.eval`` (a network fitted to disc differences, ``linear``, has none yet)."""
+#: The shipped network, fitted to disc differences, that orders the endgame solver's moves
+#: where the player's own evaluation is not in discs (and for ``boardai othello solve``).
+ORDER_MODEL = "othello-fit"
+
+
+@cache
+def _load_order_network(ref: str) -> Any:
+    from boardai.othello.ntuple_file import load_network
+
+    return load_network(store.path_of(ref) if store.is_name(ref) else ref)
+
+
+def solver_order(network: Any = None, model: str | None = ORDER_MODEL) -> tuple[Any, Any] | None:
+    """The endgame solver's move-ordering evaluation (:func:`boardai.othello.search.solver_order`):
+    ``network``'s own if it is valued in discs, else ``model``'s (a name or a file; None or
+    a model not downloaded: none, and the solver orders its moves without one).
+
+    Raises:
+        UsageError: ``model`` is not a network valued in discs.
+    """
+    order = S.solver_order(network)
+    if order is not None or model is None:
+        return order
+    try:
+        fitted = _load_order_network(model)
+    except UsageError:
+        if model == ORDER_MODEL:  # not downloaded: the solver does without
+            return None
+        raise
+    order = S.solver_order(fitted)
+    if order is None:
+        raise UsageError(f"{model}: not a network valued in discs (boardai othello train fit)")
+    return order
+
+
+def _evaluator(opts: AlphaBetaOptions) -> tuple[Any, Any, str, Any]:
+    """The search evaluator, its data, the name of its multi-prob-cut fit for ``opts.eval``
+    (a network fitted to disc differences, ``linear``, has none yet), and the network (None
+    for the hand-made evaluations)."""
     if opts.eval == "wpc":
-        return E.evaluate_wpc, E.wpc_data(), "wpc"
+        return E.evaluate_wpc, E.wpc_data(), "wpc", None
     if opts.eval == "classic":
-        return E.evaluate_classic, E.CLASSIC_DATA, "classic"
+        return E.evaluate_classic, E.CLASSIC_DATA, "classic", None
     from boardai.othello.ntuple_eval import evaluate_ntuple, search_data
     from boardai.othello.ntuple_file import load_network
 
@@ -74,7 +110,7 @@ def _evaluator(opts: AlphaBetaOptions) -> tuple[Any, Any, str]:
     )
     network = load_network(path)
     fit = "ntuple" if network.output == "tanh" else ""
-    return evaluate_ntuple, search_data(network), fit
+    return evaluate_ntuple, search_data(network), fit, network
 
 
 class AlphaBetaAgent:
@@ -83,7 +119,7 @@ class AlphaBetaAgent:
     def __init__(self, opts: AlphaBetaOptions, name: str = "alphabeta") -> None:
         self.name = name
         self.opts = opts
-        evaluator, data, fit = _evaluator(opts)
+        evaluator, data, fit, network = _evaluator(opts)
         if not fit and opts.mpc:  # its cut table was fitted for the other evaluations' values
             raise UsageError(
                 "mpc: no multi-prob-cut fit for a network valued in discs (linear) yet: "
@@ -91,7 +127,8 @@ class AlphaBetaAgent:
             )
         threshold = probcut.default(fit) if opts.mpc is None else opts.mpc
         mpc = probcut.table(fit, threshold) if fit else None
-        self.searcher = S.Searcher(evaluator, data, tt_bits=opts.tt, mpc=mpc)
+        order = solver_order(network) if opts.endgame else None
+        self.searcher = S.Searcher(evaluator, data, tt_bits=opts.tt, mpc=mpc, order=order)
         self.last: S.SearchResult | None = None
         #: A game clock's budget for each move (:meth:`limit_time`), over ``opts.time``.
         self.clock_limit: float | None = None
