@@ -10,6 +10,9 @@ file's first listed score when the line has one. To compare with the last commit
     python benchmarks/othello_solver_speed.py ../shared/anchors/edax/problem/fforum-40-59.obf \
         --lines 1-2 --variant /tmp/endgame_old.py --variant src/boardai/othello/endgame.py \
         --rounds 3
+
+``--order othello-fit`` gives each variant the fitted network's move-ordering evaluation, as
+``boardai othello solve`` does by default (a variant from before the order takes none).
 """
 
 # ruff: noqa: E741  (P, O: the mover's and the opponent's bitboards)
@@ -17,8 +20,10 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 from types import ModuleType
@@ -28,10 +33,15 @@ import numpy as np
 from boardai.cli.othello._positions import read_positions
 
 
-def load_variant(path: str) -> ModuleType:
-    """Import the solver file ``path`` as a module of its own (its numba cache beside it)."""
-    name = f"_solver_variant_{Path(path).stem}"
-    spec = importlib.util.spec_from_file_location(name, path)
+def load_variant(path: str, index: int) -> ModuleType:
+    """Import the solver file ``path`` as a module of its own, from a copy in a folder of its
+    own: numba names a cache by the source file, so the package's own ``endgame.py`` imported
+    under another module name would leave cache entries that other processes importing
+    ``boardai.othello.endgame`` then fail to load."""
+    name = f"_solver_variant_{index}_{Path(path).stem}"
+    copy = Path(tempfile.mkdtemp(prefix="solver_variant_")) / f"{name}.py"
+    shutil.copyfile(path, copy)
+    spec = importlib.util.spec_from_file_location(name, copy)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
@@ -40,7 +50,11 @@ def load_variant(path: str) -> ModuleType:
 
 
 def solve(
-    module: ModuleType, mover: int, opponent: int, table_bits: int | None = None
+    module: ModuleType,
+    mover: int,
+    opponent: int,
+    table_bits: int | None = None,
+    order: tuple[object, object] | None = None,
 ) -> tuple[int, int, float]:
     """(score, nodes, CPU seconds) of one exact solve with a table sized as ``solve_window``
     does. CPU time, not wall time: on a shared machine it leaves out the waits for a core."""
@@ -50,7 +64,8 @@ def solve(
     tt = np.zeros((1 << bits, 3), np.uint64)
     stats = np.array([0, 1 << 62, 0], np.int64)
     start = time.thread_time()
-    _, score = module.solve_endgame(P, O, np.int64(-64), np.int64(64), stats, tt)
+    extra = () if order is None else order  # a variant from before the order takes none
+    _, score = module.solve_endgame(P, O, np.int64(-64), np.int64(64), stats, tt, *extra)
     return int(score), int(stats[0]), time.thread_time() - start
 
 
@@ -74,11 +89,21 @@ def main() -> None:
     parser.add_argument(
         "--table-bits", type=int, help="2**B table entries (default: as solve_window sizes it)"
     )
+    parser.add_argument(
+        "--order",
+        metavar="MODEL",
+        help="order the moves with this fitted network too (othello-fit, a file; default: none)",
+    )
     args = parser.parse_args()
+    order = None
+    if args.order:
+        from boardai.othello.agents.alphabeta import solver_order
+
+        order = solver_order(model=args.order)
     lo, hi = (int(x) for x in args.lines.split("-"))
     positions = read_positions(args.file)[lo - 1 : hi]
     paths = args.variant or [str(Path(__file__).parents[1] / "src/boardai/othello/endgame.py")]
-    modules = [load_variant(p) for p in paths]
+    modules = [load_variant(p, i) for i, p in enumerate(paths)]
     for m in modules:  # compile or load from the cache before timing
         m.solve_endgame(
             np.uint64(1),
@@ -87,13 +112,14 @@ def main() -> None:
             np.int64(64),
             np.zeros(3, np.int64),
             np.zeros((16, 3), np.uint64),
+            *(() if order is None else order),
         )
     seconds: dict[tuple[int, int], list[float]] = {}
     nodes: dict[tuple[int, int], int] = {}
     for r in range(args.rounds):
         for k, pos in enumerate(positions):
             for v, m in enumerate(modules):
-                score, n, s = solve(m, pos.mover, pos.opponent, args.table_bits)
+                score, n, s = solve(m, pos.mover, pos.opponent, args.table_bits, order)
                 want = known_score(args.file, pos.line)
                 if want is not None and score != want:
                     raise SystemExit(f"{paths[v]}: line {pos.line}: score {score}, not {want}")
