@@ -14,8 +14,8 @@ if TYPE_CHECKING:
 
 #: Past this many empty squares an exact solve with no --time or --nodes can take from minutes
 #: to years, with no output until it ends, so the command says so before it starts. FFO #41
-#: and #42 (22 empties) take about 10 s on a busy 2-core machine, and each empty square more
-#: some 3 times longer.
+#: and #42 (22 empties) take about 2 s on a busy 2-core machine, and each empty square more
+#: some 2.5 times longer (FFO #40-#49 with the fitted network's order: #49, 26 empties, 81 s).
 SLOW_EMPTIES = 24
 
 
@@ -79,10 +79,10 @@ def _warn_if_slow(path: str, positions: list[Position]) -> None:
         return
     worst = max(slow, key=lambda pos: pos.empties)
     more = f" (and {len(slow) - 1} more past {SLOW_EMPTIES})" if len(slow) > 1 else ""
-    took = rough_duration(10.0 * 3.0 ** (worst.empties - 22))
+    took = rough_duration(2.0 * 2.5 ** (worst.empties - 22))
     print(
         f"boardai: warning: {path}:{worst.line}: {worst.empties} empty squares{more}: an exact"
-        f" solve with no limit can take {took} (22: about 10 s, each one more some 3 times that);"
+        f" solve with no limit can take {took} (22: about 2 s, each one more some 2.5 times that);"
         " --time S or --nodes N bounds each position",
         file=sys.stderr,
     )
