@@ -198,3 +198,15 @@ def test_an_ordering_evaluation_cuts_nodes(fitted_order: tuple[object, object]) 
     ordered = solve_position(p, o, order=fitted_order)  # type: ignore[arg-type]
     assert plain.score == ordered.score == 6
     assert ordered.nodes < plain.nodes / 2
+
+
+def test_each_solver_order_has_its_own_scratch() -> None:
+    """The shipped network is read once a process; each order shares its weights but writes
+    its indices into a scratch array of its own (solvers may run in threads side by side)."""
+    from boardai.othello.agents.alphabeta import solver_order
+
+    a, b = solver_order(), solver_order()
+    assert a is not None and b is not None
+    assert a[1][1] is b[1][1]  # the weights
+    assert a[1][6] is not b[1][6]  # the scratch
+    assert len(a[1]) == len(b[1])

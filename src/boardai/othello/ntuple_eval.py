@@ -50,6 +50,12 @@ def search_data(network: NTupleNetwork) -> tuple[Any, ...]:
     return (network.offsets, network.weights, *groups, scratch, bool(network.linear), counts)
 
 
+def own_scratch(data: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``data`` from :func:`search_data` with a scratch array of its own, for another
+    searcher (the tables are shared, read only; building them again takes tens of ms)."""
+    return (*data[:6], np.empty_like(data[6]), *data[7:])
+
+
 @njit
 def lines_raw_value(P: np.uint64, O: np.uint64, data: Any) -> float:
     """:func:`boardai.othello.ntuple.raw_value` (the same sum, in the same order), each

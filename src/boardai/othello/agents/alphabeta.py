@@ -65,10 +65,11 @@ ORDER_MODEL = "othello-fit"
 
 
 @cache
-def _load_order_network(ref: str) -> Any:
+def _model_order(ref: str) -> tuple[Any, Any] | None:
+    """:func:`boardai.othello.search.solver_order` of model ``ref`` (read once a process)."""
     from boardai.othello.ntuple_file import load_network
 
-    return load_network(store.path_of(ref) if store.is_name(ref) else ref)
+    return S.solver_order(load_network(store.path_of(ref) if store.is_name(ref) else ref))
 
 
 def solver_order(network: Any = None, model: str | None = ORDER_MODEL) -> tuple[Any, Any] | None:
@@ -82,16 +83,17 @@ def solver_order(network: Any = None, model: str | None = ORDER_MODEL) -> tuple[
     order = S.solver_order(network)
     if order is not None or model is None:
         return order
+    from boardai.othello.ntuple_eval import own_scratch
+
     try:
-        fitted = _load_order_network(model)
+        order = _model_order(model)
     except UsageError:
         if model == ORDER_MODEL:  # not downloaded: the solver does without
             return None
         raise
-    order = S.solver_order(fitted)
     if order is None:
         raise UsageError(f"{model}: not a network valued in discs (boardai othello train fit)")
-    return order
+    return order[0], own_scratch(order[1])  # a scratch array of each solver's own
 
 
 def _evaluator(opts: AlphaBetaOptions) -> tuple[Any, Any, str, Any]:
