@@ -20,16 +20,14 @@ networks search different trees; the time an evaluation, search included, compar
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import statistics
 import subprocess
-import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from variant_module import import_source
 
 from boardai._jit import njit
 from boardai.othello import kernels as K
@@ -60,19 +58,6 @@ def _positions(path: str | None, count: int) -> tuple[np.ndarray, np.ndarray]:
     return np.ascontiguousarray(positions[:, 0]), np.ascontiguousarray(positions[:, 1])
 
 
-def _module_from(source: str, name: str) -> Any:
-    """``source`` imported as module ``name`` from a temporary folder (compiled in this
-    process: its numba cache is new)."""
-    path = Path(tempfile.mkdtemp()) / f"{name}.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def _evaluators(rev: str) -> list[tuple[str, Any]]:
     """(label, module): ``ntuple_eval.py`` as revision ``rev`` and as the working tree have
     it, both compiled here: machine code loaded from numba's cache can run a few percent
@@ -85,8 +70,8 @@ def _evaluators(rev: str) -> list[tuple[str, Any]]:
     ).stdout
     new = Path(ntuple_eval.__file__).read_text()
     return [
-        (rev, _module_from(old, "_rev_ntuple_eval")),
-        ("working tree", _module_from(new, "_work_ntuple_eval")),
+        (rev, import_source(old, "_rev_ntuple_eval")),
+        ("working tree", import_source(new, "_work_ntuple_eval")),
     ]
 
 

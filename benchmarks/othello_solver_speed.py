@@ -19,34 +19,21 @@ file's first listed score when the line has one. To compare with the last commit
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import shutil
 import statistics
-import sys
-import tempfile
 import time
 from pathlib import Path
 from types import ModuleType
 
 import numpy as np
+from variant_module import import_source
 
 from boardai.cli.othello._positions import read_positions
 
 
 def load_variant(path: str, index: int) -> ModuleType:
-    """Import the solver file ``path`` as a module of its own, from a copy in a folder of its
-    own: numba names a cache by the source file, so the package's own ``endgame.py`` imported
-    under another module name would leave cache entries that other processes importing
-    ``boardai.othello.endgame`` then fail to load."""
+    """Import the solver file ``path`` as a module of its own (:mod:`variant_module`)."""
     name = f"_solver_variant_{index}_{Path(path).stem}"
-    copy = Path(tempfile.mkdtemp(prefix="solver_variant_")) / f"{name}.py"
-    shutil.copyfile(path, copy)
-    spec = importlib.util.spec_from_file_location(name, copy)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return import_source(Path(path).read_text(encoding="utf-8"), name)
 
 
 def solve(
