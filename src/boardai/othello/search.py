@@ -484,16 +484,18 @@ def solve(
     return solve_window(P, O, np.int64(-64), np.int64(64), stats, order, order_data)
 
 
-def solver_order(network: Any) -> tuple[Any, Any] | None:
+def solver_order(network: Any, data: tuple[Any, ...] | None = None) -> tuple[Any, Any] | None:
     """The endgame solver's move-ordering evaluation for an n-tuple ``network``: ``(evaluate,
     data)`` if it is valued in discs (``linear``, a fitted network), else None (the order's
     other keys alone). The data is the network's own weights with a scratch array of its own,
-    so that a solve never shares one with a search that may run beside it."""
+    so that a solve never shares one with a search that may run beside it; ``data``, the
+    network's :func:`~boardai.othello.ntuple_eval.search_data` if built already, lends its
+    tables."""
     if network is None or not network.linear:
         return None
-    from boardai.othello.ntuple_eval import evaluate_ntuple, search_data
+    from boardai.othello.ntuple_eval import evaluate_ntuple, own_scratch, search_data
 
-    return ref(evaluate_ntuple), search_data(network)
+    return ref(evaluate_ntuple), search_data(network) if data is None else own_scratch(data)
 
 
 @dataclass

@@ -72,15 +72,18 @@ def _model_order(ref: str) -> tuple[Any, Any] | None:
     return S.solver_order(load_network(store.path_of(ref) if store.is_name(ref) else ref))
 
 
-def solver_order(network: Any = None, model: str | None = ORDER_MODEL) -> tuple[Any, Any] | None:
+def solver_order(
+    network: Any = None, data: Any = None, model: str | None = ORDER_MODEL
+) -> tuple[Any, Any] | None:
     """The endgame solver's move-ordering evaluation (:func:`boardai.othello.search.solver_order`):
-    ``network``'s own if it is valued in discs, else ``model``'s (a name or a file; None or
-    a model not downloaded: none, and the solver orders its moves without one).
+    ``network``'s own (``data``: its search data, if built already) if it is valued in discs,
+    else ``model``'s (a name or a file; None or a model not downloaded: none, and the solver
+    orders its moves without one).
 
     Raises:
         UsageError: ``model`` is not a network valued in discs.
     """
-    order = S.solver_order(network)
+    order = S.solver_order(network, data)
     if order is not None or model is None:
         return order
     from boardai.othello.ntuple_eval import own_scratch
@@ -129,7 +132,7 @@ class AlphaBetaAgent:
             )
         threshold = probcut.default(fit) if opts.mpc is None else opts.mpc
         mpc = probcut.table(fit, threshold) if fit else None
-        order = solver_order(network) if opts.endgame else None
+        order = solver_order(network, data) if opts.endgame else None
         self.searcher = S.Searcher(evaluator, data, tt_bits=opts.tt, mpc=mpc, order=order)
         self.last: S.SearchResult | None = None
         #: A game clock's budget for each move (:meth:`limit_time`), over ``opts.time``.
