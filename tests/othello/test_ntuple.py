@@ -21,6 +21,7 @@ from boardai.othello.ntuple import (
 )
 from boardai.othello.ntuple_file import load_model, save_network
 from boardai.othello.train.ntuple import train_episodes
+from tests.naive import othello_counts as naive_counts
 
 
 def test_symmetric_images() -> None:
@@ -226,20 +227,8 @@ def test_averaged_run_plays_the_average_and_resumes(tmp_path: Path) -> None:
 
 
 def _reference_value(net: NTupleNetwork, p: int, o: int) -> float:
-    """The staged value the plain way: the stage from the disc count, then every image's
-    squares read as base-3 digits into that stage's copy of its tuple's table."""
-    discs = bin(p | o).count("1")
-    stage = min(max((discs - 4) * net.stages // 61, 0), net.stages - 1)
-    table = net.weights.size // net.stages
-    total = 0.0
-    for i in range(net.n_images):
-        idx = 0
-        for s in net.squares[i]:
-            if s < 0:
-                break
-            idx = 3 * idx + (1 if p >> int(s) & 1 else 2 if o >> int(s) & 1 else 0)
-        total += float(net.weights[stage * table + int(net.offsets[0, i]) + idx])
-    return float(np.tanh(total))
+    """The staged value the plain way (:func:`tests.naive.othello_counts.tuple_sum`), tanh'd."""
+    return float(np.tanh(naive_counts.tuple_sum(net, p, o)))
 
 
 @settings(max_examples=40, deadline=None)

@@ -63,29 +63,13 @@ def test_counts_of_the_start_position() -> None:
     assert int(count_value(np.uint64(0), np.uint64(0), 4)) == COUNT_VALUES - 1
 
 
-def plain_sum(net: NTupleNetwork, p: int, o: int) -> float:
-    """A network without counts: the weight of every image's base-3 index, square by square,
-    in its table of the position's stage."""
-    discs = (p | o).bit_count()
-    stage = min(max((discs - 4) * net.stages // 61, 0), net.stages - 1)
-    total = 0.0
-    for i in range(net.n_images):
-        idx = 0
-        for s in net.squares[i]:
-            if s < 0:
-                break
-            idx = 3 * idx + (1 if p >> int(s) & 1 else 2 if o >> int(s) & 1 else 0)
-        total += float(net.weights[int(net.offsets[stage, i]) + idx])
-    return total
-
-
 def reference_raw(net: NTupleNetwork, tuples_only: NTupleNetwork, p: int, o: int) -> float:
     """The value with counts: the tuples' sum (a network without counts holding the same
     tuple weights) plus each count's weight at the position's count, in its stage's table."""
     stage = int(stage_of(np.uint64(p), np.uint64(o), net.stages))
     per_stage = net.weights.size // net.stages
     tuples_size = tuples_only.weights.size // net.stages
-    total = plain_sum(tuples_only, p, o)
+    total = naive.tuple_sum(tuples_only, p, o)
     codes = [code for name in net.features for code in FEATURES[name]]
     for j, code in enumerate(codes):
         k = stage * per_stage + tuples_size + j * COUNT_VALUES + naive.count(p, o, code)
@@ -174,6 +158,6 @@ def test_shipped_models_have_no_counts_and_value_as_their_tuples(name: str) -> N
     for seed in range(5):
         b = game_position(seed, 10 + 9 * seed)
         p, o = b.mover, b.opponent
-        assert net.raw_value(p, o) == pytest.approx(plain_sum(net, p, o), abs=1e-9)
+        assert net.raw_value(p, o) == pytest.approx(naive.tuple_sum(net, p, o), abs=1e-9)
         scale = 1.0 if net.linear else SCALE
         assert evaluate_ntuple(np.uint64(p), np.uint64(o), data) == scale * net.value(p, o)
