@@ -3,6 +3,7 @@ a player's search, checked against the player asked position by position."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -113,3 +114,72 @@ def test_positions_without_games_are_refused(tmp_path: Path) -> None:
     write_positions(path, np.array([b.mover], np.uint64), np.array([b.opponent], np.uint64), [0])
     with pytest.raises(ValueError, match="carry no games"):
         L.label([path], LABELLER)
+
+
+def _stop_after(calls: int) -> Callable[[int, int], None]:
+    """An on_progress that stops the work (as Ctrl-C would) at its ``calls``-th call."""
+    seen = [0]
+
+    def on_progress(done: int, total: int) -> None:
+        seen[0] += 1
+        if seen[0] == calls:
+            raise KeyboardInterrupt
+
+    return on_progress
+
+
+def test_a_stopped_labelling_goes_on_to_the_same_labels(games: Path, tmp_path: Path) -> None:
+    whole, _ = L.label([games], LABELLER, empties=(17, 60))
+    kept = tmp_path / "kept.partial.npz"
+    with pytest.raises(KeyboardInterrupt):  # the first call comes before any game
+        L.label([games], LABELLER, (17, 60), on_progress=_stop_after(3), checkpoint=kept)
+    with np.load(kept) as z:
+        assert z["done"].tolist() == [True, True, False, False, False]
+    again, summary = L.label([games], LABELLER, (17, 60), checkpoint=kept)
+    assert np.array_equal(again.label, whole.label)
+    assert 0 < summary["resumed"] < summary["labelled"]
+
+
+def test_a_labelling_keeps_its_games_every_few_minutes(games: Path, tmp_path: Path) -> None:
+    kept = tmp_path / "kept.partial.npz"
+    got, _ = L.label([games], LABELLER, (17, 60), checkpoint=kept, every=0.0)
+    with np.load(kept) as z:  # written after each game (every=0), the last one included
+        assert z["done"].all()
+        inside = ~np.isnan(z["values"])
+        assert np.array_equal(z["values"][inside].astype(np.float32), got.label[inside])
+
+
+def test_a_checkpoint_of_other_work_is_refused(games: Path, tmp_path: Path) -> None:
+    kept = tmp_path / "kept.partial.npz"
+    with pytest.raises(KeyboardInterrupt):
+        L.label([games], LABELLER, (17, 60), on_progress=_stop_after(2), checkpoint=kept)
+    with pytest.raises(ValueError, match="another player or another band"):
+        L.label([games], "alphabeta:depth=1,endgame=0", (17, 60), checkpoint=kept)
+    with pytest.raises(ValueError, match="another player or another band"):
+        L.label([games], LABELLER, (20, 60), checkpoint=kept)
+    (tmp_path / "junk.npz").write_bytes(b"no zip")
+    with pytest.raises(ValueError, match="not a labelling checkpoint"):
+        L.label([games], LABELLER, (17, 60), checkpoint=tmp_path / "junk.npz")
+
+
+def test_the_command_resumes_only_when_asked(
+    games: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from boardai.cli.othello.data_label import partial_path
+
+    out = tmp_path / "r.npz"
+    argv = ["othello", "data", "label", str(games), "--agent", LABELLER, "--out", str(out)]
+    argv += ["--workers", "1"]
+    assert main([*argv, "--resume"]) == 2
+    assert "nothing to go on from" in capsys.readouterr().err
+    with pytest.raises(KeyboardInterrupt):
+        L.label(
+            [games], LABELLER, (17, 60), on_progress=_stop_after(2), checkpoint=partial_path(out)
+        )
+    assert main(argv) == 2
+    assert "--resume goes on with them" in capsys.readouterr().err
+    assert main([*argv, "--resume", "--force"]) == 2
+    assert main([*argv, "--resume"]) == 0
+    assert not partial_path(out).exists()
+    want, _ = L.label([games], LABELLER, (17, 60))
+    assert np.array_equal(read_positions([out])[0].label, want.label)

@@ -5,6 +5,7 @@ fit``."""
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from boardai.cli._common import (
@@ -29,6 +30,16 @@ def empties_range(text: str) -> tuple[int, int]:
     return int_band(text, 60)
 
 
+def partial_path(out: str | Path) -> Path:
+    """Where a labelling into ``out`` keeps the labels of the games done until it ends.
+
+    >>> str(partial_path("runs/r6.npz")), str(partial_path("r6"))
+    ('runs/r6.partial.npz', 'r6.partial.npz')
+    """
+    p = Path(out)
+    return p.with_name(p.stem + ".partial.npz") if p.suffix == ".npz" else Path(f"{p}.partial.npz")
+
+
 def register(app: App) -> None:
     p = app.command(
         "othello data label",
@@ -42,11 +53,15 @@ def register(app: App) -> None:
             "alphabeta over a fitted evaluation (eval=ntuple,model=FIT.npz), whose endgame\n"
             "solver gives exact values. Writes a positions file for boardai othello train fit.\n"
             "A game's positions are searched together on one worker: the labels do not depend\n"
-            "on --workers. Ctrl-C stops and writes nothing."
+            "on --workers. The labels of the games done are kept in OUT's .partial.npz file\n"
+            "every few minutes and on Ctrl-C; the same command with --resume goes on from them\n"
+            "(the labels are the same as a run's that never stopped)."
         ),
         examples=(
             "boardai othello data label data/othello/games-d6-e16.npz --agent "
             "alphabeta:eval=ntuple,model=fit.npz,depth=4,endgame=14 --out labelled.npz\n"
+            "boardai othello data label data/othello/games-d6-e16.npz --agent "
+            "alphabeta:eval=ntuple,model=fit.npz,depth=4,endgame=14 --out labelled.npz --resume\n"
             "boardai othello train fit labelled.npz --stages 8 --out fit2.npz"
         ),
     )
@@ -70,7 +85,12 @@ def register(app: App) -> None:
     )
     workers_option(p, "worker processes (default: all cores); the labels do not depend on it")
     json_option(p, "write a summary as JSON")
-    force_option(p, "replace what --out holds already (refused without it)")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on from the labels a stopped run kept (OUT's .partial.npz file)",
+    )
+    force_option(p, "replace what --out holds already, and start over (refused without it)")
     p.set_defaults(func=run)
 
 
@@ -86,21 +106,43 @@ def run(args: argparse.Namespace) -> int:
     from boardai.othello.train import label as L
     from boardai.othello.train.fit import write_positions
 
-    refuse_to_overwrite(args.out, "--out", force=args.force, resume=None)
+    partial = partial_path(args.out)
+    if args.resume and args.force:
+        raise UsageError("--resume goes on with a stopped run, --force starts over: not both")
+    if args.resume and not partial.exists():
+        raise UsageError(f"--resume: nothing to go on from ({partial} does not exist)")
+    if not args.resume:
+        refuse_to_overwrite(args.out, "--out", force=args.force, resume=None)
+        if partial.exists() and not args.force:
+            raise UsageError(
+                f"{partial} holds the labels of a stopped run: --resume goes on with them, "
+                "--force starts over"
+            )
+        partial.unlink(missing_ok=True)
     workers = args.workers or default_workers()
+    counts = [0, 0]
     with progress() as bar:
         task = bar.add_task("labelling", total=None)
 
         def on_progress(done: int, total: int) -> None:
+            counts[:] = done, total
             bar.update(task, completed=done, total=total)
 
         try:
             data, summary = L.label(
-                args.data, args.agent, args.empties, args.mix, workers, on_progress
+                args.data, args.agent, args.empties, args.mix, workers, on_progress, partial
             )
         except ValueError as e:
             raise UsageError(str(e)) from None
+        except KeyboardInterrupt:
+            if partial.exists():
+                console(stderr=True).print(
+                    f"{counts[0]:,} of {counts[1]:,} positions labelled, kept in {partial}; "
+                    "the same command with --resume goes on"
+                )
+            raise
     write_positions(args.out, data.mover, data.opponent, data.label, data.game)
+    partial.unlink(missing_ok=True)
     summary = {"agent": args.agent, "empties": list(args.empties), "mix": args.mix, **summary}
     console().print(
         f"{args.out}: {summary['positions']:,} positions, {summary['labelled']:,} labelled by "

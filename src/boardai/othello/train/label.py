@@ -13,16 +13,21 @@ mixed with the game's result by ``mix`` (1: the search's value alone).
 
 The positions of a game go to one worker and are searched in their order, the search's table
 cleared at each game's start, so the labels depend only on the data and the player, not on how
-many workers share the work.
+many workers share the work, nor on whether the work stopped and went on: a run given a
+``checkpoint`` file keeps the values of the games done there (every few minutes, and when it is
+stopped), and a run given the same file again searches only the games it lacks.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import math
 import os
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -75,6 +80,44 @@ def _label_games(
     return out, time.perf_counter() - start
 
 
+def _fingerprint(data: Labelled, spec: str, lo: int, hi: int) -> str:
+    """What a checkpoint's values depend on: the positions, their games, the player, the band."""
+    assert data.game is not None
+    h = hashlib.sha256(json.dumps([spec, lo, hi]).encode())
+    for a in (data.mover, data.opponent, data.game):
+        h.update(np.ascontiguousarray(a).tobytes())
+    return h.hexdigest()
+
+
+def _read_checkpoint(
+    path: Path, fingerprint: str, n_rows: int, n_games: int
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """(values, games done, CPU seconds so far) of a checkpoint written by :func:`label`."""
+    try:
+        with np.load(path) as z:
+            meta = json.loads(str(z["meta"]))
+            values, done = z["values"], z["done"]
+    except (OSError, ValueError, KeyError) as e:
+        raise ValueError(f"{path}: not a labelling checkpoint ({e})") from None
+    if meta.get("fingerprint") != fingerprint or values.shape != (n_rows,):
+        raise ValueError(
+            f"{path}: a labelling of other positions, another player or another band of empties"
+        )
+    if done.shape != (n_games,):
+        raise ValueError(f"{path}: not a labelling checkpoint (its games do not match)")
+    return values.astype(np.float64), done.astype(bool), float(meta.get("cpu_seconds", 0.0))
+
+
+def _write_checkpoint(
+    path: Path, fingerprint: str, values: np.ndarray, done: np.ndarray, cpu_seconds: float
+) -> None:
+    from boardai.atomic import atomic_write
+
+    meta = json.dumps({"fingerprint": fingerprint, "cpu_seconds": cpu_seconds})
+    with atomic_write(path, "wb") as f:
+        np.savez_compressed(f, values=values, done=done, meta=np.array(meta))
+
+
 def label(
     paths: Sequence[str | os.PathLike[str]],
     spec: str,
@@ -82,6 +125,8 @@ def label(
     mix: float = 1.0,
     workers: int = 1,
     on_progress: Callable[[int, int], None] | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    every: float = 180.0,
 ) -> tuple[Labelled, dict[str, Any]]:
     """The positions of ``paths`` (as :func:`~boardai.othello.train.fit.read_positions` reads
     them; they must carry their games), each in the band ``empties`` (both ends included)
@@ -89,8 +134,13 @@ def label(
     search value for the side to move; the rest keep their game's result.
 
     ``on_progress(positions_done, positions_to_label)`` is called as games finish. A
-    KeyboardInterrupt stops the work and is raised (nothing is half written).
-    Returns the positions and a summary (positions labelled, seconds, mean change of label).
+    KeyboardInterrupt stops the work and is raised. With a ``checkpoint`` path, the search
+    values of the games done are written there every ``every`` seconds and when the work is
+    stopped, and the games a checkpoint found there holds already are not searched again (it
+    must come from the same positions, player and band: ValueError otherwise); the caller
+    removes it once the result is written. The labels are the same either way.
+    Returns the positions and a summary (positions labelled, seconds, mean change of label,
+    positions taken from the checkpoint).
     """
     from boardai.arena.backends import backend_for
 
@@ -109,19 +159,36 @@ def label(
     per_game = np.add.reduceat(inside.astype(np.int64), starts[:-1]) if n_games else inside[:0]
     total = int(inside.sum())
     values = np.full(len(data.label), np.nan)
+    finished = np.zeros(n_games, bool)
+    seconds = 0.0
+    saved = None if checkpoint is None else Path(checkpoint)
+    fingerprint = _fingerprint(data, spec, lo, hi) if saved is not None else ""
+    if saved is not None and saved.exists():
+        values, finished, seconds = _read_checkpoint(saved, fingerprint, len(values), n_games)
+    resumed = done = int(per_game[finished].sum())
+    todo = np.flatnonzero(~finished).tolist()
     task = functools.partial(_label_games, keys, spec, lo, hi)
-    chunk = max(1, min(50, math.ceil(n_games / (8 * max(1, workers)))))
-    chunks = [list(range(i, min(n_games, i + chunk))) for i in range(0, n_games, chunk)]
-    done, seconds = 0, 0.0
-    start = time.perf_counter()
-    backend = backend_for(workers, len(chunks))
-    for games, (parts, took) in backend.map_chunks(task, chunks):
-        seconds += took
-        for g, v in zip(games, parts, strict=True):
-            values[starts[g] : starts[g + 1]] = v
-            done += int(per_game[g])
-        if on_progress is not None:
-            on_progress(done, total)
+    chunk = max(1, min(50, math.ceil(len(todo) / (8 * max(1, workers)))))
+    chunks = [todo[i : i + chunk] for i in range(0, len(todo), chunk)]
+    start = last_save = time.perf_counter()
+    if on_progress is not None:
+        on_progress(done, total)
+    try:
+        for games, (parts, took) in backend_for(workers, len(chunks)).map_chunks(task, chunks):
+            seconds += took
+            for g, v in zip(games, parts, strict=True):
+                values[starts[g] : starts[g + 1]] = v
+                finished[g] = True
+                done += int(per_game[g])
+            if on_progress is not None:
+                on_progress(done, total)
+            if saved is not None and time.perf_counter() - last_save >= every:
+                _write_checkpoint(saved, fingerprint, values, finished, seconds)
+                last_save = time.perf_counter()
+    except KeyboardInterrupt:
+        if saved is not None and done > resumed:
+            _write_checkpoint(saved, fingerprint, values, finished, seconds)
+        raise
     new = data.label.astype(np.float64)
     new[inside] = mix * values[inside] + (1.0 - mix) * new[inside]
     labelled = Labelled(data.mover, data.opponent, new.astype(np.float32), data.empties, data.game)
@@ -133,4 +200,5 @@ def label(
         "cpu_seconds": seconds,
         "seconds": time.perf_counter() - start,
         "mean_abs_change": change,
+        "resumed": resumed,
     }
