@@ -60,7 +60,7 @@ LISTED = {
         "perft",
     },
     "othello train": {"ntuple", "dqn", "fit"},
-    "othello data": {"pack", "show", "label"},
+    "othello data": {"pack", "show", "label", "openings"},
     "journal": {"show", "merge"},
 }
 

@@ -40,7 +40,7 @@ GROUPS = {
     "2048 train": "train a 2048 player (n-tuple TD, DQN)",
     "2048 bench": "measure speed (engine, env, search, n-tuple TD)",
     "othello train": "train an Othello player (n-tuple TD self-play, DQN)",
-    "othello data": "Othello games as training data: pack, show, label",
+    "othello data": "Othello games as training data: pack, show, label, openings",
 }
 #: The groups of the older spellings, hidden, and where their commands went.
 MOVED = {

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from boardai.cli._common import (
     force_option,
@@ -19,6 +19,7 @@ from boardai.cli._common import (
 
 if TYPE_CHECKING:
     from boardai.cli import App
+    from boardai.othello.train.fit import Labelled
 
 
 def empties_range(text: str) -> tuple[int, int]:
@@ -38,6 +39,65 @@ def partial_path(out: str | Path) -> Path:
     """
     p = Path(out)
     return p.with_name(p.stem + ".partial.npz") if p.suffix == ".npz" else Path(f"{p}.partial.npz")
+
+
+def resume_option(p: argparse.ArgumentParser) -> None:
+    """``--resume`` and ``--force`` of a command whose labels :func:`labelled` keeps."""
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on from the labels a stopped run kept (OUT's .partial.npz file)",
+    )
+    force_option(p, "replace what --out holds already, and start over (refused without it)")
+
+
+def labelled(
+    args: argparse.Namespace, data: Any, empties: tuple[int, int], mix: float
+) -> tuple[Labelled, dict[str, Any]]:
+    """:func:`boardai.othello.train.label.label` of ``data`` by ``args.agent`` with a progress
+    bar, its labels kept in ``args.out``'s partial file until they are written to ``args.out``
+    (``args.resume`` goes on from them; ``args.force`` starts over)."""
+    from boardai.cli._common import console, default_workers, progress, refuse_to_overwrite
+    from boardai.errors import UsageError
+    from boardai.othello.train import label as L
+    from boardai.othello.train.fit import write_positions
+
+    partial = partial_path(args.out)
+    if args.resume and args.force:
+        raise UsageError("--resume goes on with a stopped run, --force starts over: not both")
+    if args.resume and not partial.exists():
+        raise UsageError(f"--resume: nothing to go on from ({partial} does not exist)")
+    if not args.resume:
+        refuse_to_overwrite(args.out, "--out", force=args.force, resume=None)
+        if partial.exists() and not args.force:
+            raise UsageError(
+                f"{partial} holds the labels of a stopped run: --resume goes on with them, "
+                "--force starts over"
+            )
+        partial.unlink(missing_ok=True)
+    workers = args.workers or default_workers()
+    counts = [0, 0]
+    with progress() as bar:
+        task = bar.add_task("labelling", total=None)
+
+        def on_progress(done: int, total: int) -> None:
+            counts[:] = done, total
+            bar.update(task, completed=done, total=total)
+
+        try:
+            got = L.label(data, args.agent, empties, mix, workers, on_progress, partial)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        except KeyboardInterrupt:
+            if partial.exists():
+                console(stderr=True).print(
+                    f"{counts[0]:,} of {counts[1]:,} positions labelled, kept in {partial}; "
+                    "the same command with --resume goes on"
+                )
+            raise
+    write_positions(args.out, got[0].mover, got[0].opponent, got[0].label, got[0].game)
+    partial.unlink(missing_ok=True)
+    return got
 
 
 def register(app: App) -> None:
@@ -85,64 +145,14 @@ def register(app: App) -> None:
     )
     workers_option(p, "worker processes (default: all cores); the labels do not depend on it")
     json_option(p, "write a summary as JSON")
-    p.add_argument(
-        "--resume",
-        action="store_true",
-        help="go on from the labels a stopped run kept (OUT's .partial.npz file)",
-    )
-    force_option(p, "replace what --out holds already, and start over (refused without it)")
+    resume_option(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from boardai.cli._common import (
-        console,
-        default_workers,
-        progress,
-        refuse_to_overwrite,
-        write_json,
-    )
-    from boardai.errors import UsageError
-    from boardai.othello.train import label as L
-    from boardai.othello.train.fit import write_positions
+    from boardai.cli._common import console, write_json
 
-    partial = partial_path(args.out)
-    if args.resume and args.force:
-        raise UsageError("--resume goes on with a stopped run, --force starts over: not both")
-    if args.resume and not partial.exists():
-        raise UsageError(f"--resume: nothing to go on from ({partial} does not exist)")
-    if not args.resume:
-        refuse_to_overwrite(args.out, "--out", force=args.force, resume=None)
-        if partial.exists() and not args.force:
-            raise UsageError(
-                f"{partial} holds the labels of a stopped run: --resume goes on with them, "
-                "--force starts over"
-            )
-        partial.unlink(missing_ok=True)
-    workers = args.workers or default_workers()
-    counts = [0, 0]
-    with progress() as bar:
-        task = bar.add_task("labelling", total=None)
-
-        def on_progress(done: int, total: int) -> None:
-            counts[:] = done, total
-            bar.update(task, completed=done, total=total)
-
-        try:
-            data, summary = L.label(
-                args.data, args.agent, args.empties, args.mix, workers, on_progress, partial
-            )
-        except ValueError as e:
-            raise UsageError(str(e)) from None
-        except KeyboardInterrupt:
-            if partial.exists():
-                console(stderr=True).print(
-                    f"{counts[0]:,} of {counts[1]:,} positions labelled, kept in {partial}; "
-                    "the same command with --resume goes on"
-                )
-            raise
-    write_positions(args.out, data.mover, data.opponent, data.label, data.game)
-    partial.unlink(missing_ok=True)
+    _, summary = labelled(args, args.data, args.empties, args.mix)
     summary = {"agent": args.agent, "empties": list(args.empties), "mix": args.mix, **summary}
     console().print(
         f"{args.out}: {summary['positions']:,} positions, {summary['labelled']:,} labelled by "

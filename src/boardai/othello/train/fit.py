@@ -134,7 +134,7 @@ def weight_indices(mover: np.ndarray, opponent: np.ndarray, net: NTupleNetwork) 
 
 
 @njit
-def _empties(mover: np.ndarray, opponent: np.ndarray) -> np.ndarray:
+def empties_of(mover: np.ndarray, opponent: np.ndarray) -> np.ndarray:
     """int64: the empty squares of each position (``np.bitwise_count`` needs numpy 2)."""
     out = np.empty(mover.shape[0], np.int64)
     for i in range(mover.shape[0]):
@@ -157,7 +157,7 @@ def _check(mover: Any, opponent: Any, label: Any, empties: Any, game: Any) -> La
         raise UsageError("a position has a square held by both sides")
     if not np.all(np.isfinite(label)) or np.any(np.abs(label) > DISC_CLIP):
         raise UsageError(f"labels must be final disc differences, within ±{DISC_CLIP:g}")
-    if not np.array_equal(empties, _empties(mover, opponent)):
+    if not np.array_equal(empties, empties_of(mover, opponent)):
         raise UsageError("empties must be the empty squares of each position")
     g = None if game is None else np.ascontiguousarray(game, np.int64)
     return Labelled(mover, opponent, label, empties, g)
@@ -627,5 +627,5 @@ def read_positions(paths: Sequence[str | os.PathLike[str]]) -> tuple[Labelled, d
     label = np.concatenate([np.asarray(a["label"], np.float32) for a in parts])
     if np.any(mover & opponent):
         raise UsageError("a position has a square held by both sides")
-    empties = _empties(mover, opponent)
+    empties = empties_of(mover, opponent)
     return Labelled(mover, opponent, label, empties, game), {"files": files, "skipped": skipped}

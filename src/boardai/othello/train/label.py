@@ -25,6 +25,7 @@ import hashlib
 import json
 import math
 import os
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -32,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from boardai.othello.train.fit import Labelled, read_positions
+from boardai.othello.train.fit import Labelled, read_positions, write_positions
 
 
 @functools.lru_cache(maxsize=1)
@@ -119,7 +120,7 @@ def _write_checkpoint(
 
 
 def label(
-    paths: Sequence[str | os.PathLike[str]],
+    paths: Sequence[str | os.PathLike[str]] | Labelled,
     spec: str,
     empties: tuple[int, int] = (17, 60),
     mix: float = 1.0,
@@ -129,9 +130,9 @@ def label(
     every: float = 180.0,
 ) -> tuple[Labelled, dict[str, Any]]:
     """The positions of ``paths`` (as :func:`~boardai.othello.train.fit.read_positions` reads
-    them; they must carry their games), each in the band ``empties`` (both ends included)
-    labelled ``mix * value + (1 - mix) * result`` where ``value`` is the player ``spec``'s
-    search value for the side to move; the rest keep their game's result.
+    them, or given as they are; they must carry their games), each in the band ``empties``
+    (both ends included) labelled ``mix * value + (1 - mix) * result`` where ``value`` is the
+    player ``spec``'s search value for the side to move; the rest keep their game's result.
 
     ``on_progress(positions_done, positions_to_label)`` is called as games finish. A
     KeyboardInterrupt stops the work and is raised. With a ``checkpoint`` path, the search
@@ -148,6 +149,11 @@ def label(
         raise ValueError(f"mix must be in 0..1, got {mix}")
     if not hasattr(_agent(spec), "analyse"):  # built here once: a bad spec fails before any work
         raise ValueError(f"{spec}: this player has no search value to label with")
+    if isinstance(paths, Labelled):  # the workers read them from a file, as they read the rest
+        with tempfile.TemporaryDirectory(prefix="boardai-label-") as folder:
+            given = os.path.join(folder, "positions.npz")
+            write_positions(given, paths.mover, paths.opponent, paths.label, paths.game)
+            return label([given], spec, empties, mix, workers, on_progress, checkpoint, every)
     keys = tuple(os.fspath(p) for p in paths)
     data = _data(keys)
     if data.game is None:
