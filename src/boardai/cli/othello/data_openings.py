@@ -4,32 +4,18 @@
 
 from __future__ import annotations
 
-import argparse
 from typing import TYPE_CHECKING
 
-from boardai.cli._common import json_option, output_option, workers_option
+from boardai.cli._common import int_in, json_option, output_option, workers_option
 from boardai.cli.othello.data_label import resume_option
 
 if TYPE_CHECKING:
+    from argparse import Namespace
+
     from boardai.cli import App
 
 #: Positions within the first 9 plies: 80,068 (434,021 more at ply 9).
 MAX_PLIES = 9
-
-
-def plies(text: str) -> int:
-    """argparse type: plies from the start, 0..MAX_PLIES.
-
-    >>> plies("8")
-    8
-    """
-    try:
-        n = int(text)
-    except ValueError:
-        n = -1
-    if not 0 <= n <= MAX_PLIES:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of plies in 0..{MAX_PLIES}")
-    return n
 
 
 def register(app: App) -> None:
@@ -54,7 +40,7 @@ def register(app: App) -> None:
     )
     p.add_argument(
         "--plies",
-        type=plies,
+        type=int_in(0, MAX_PLIES),
         default=8,
         help=f"plies from the start, 0..{MAX_PLIES} (default 8: 80,068 positions)",
     )
@@ -68,7 +54,7 @@ def register(app: App) -> None:
     p.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: Namespace) -> int:
     import numpy as np
 
     from boardai.cli._common import console, write_json
