@@ -227,3 +227,41 @@ def test_pvs_with_shallow_search_ordering_equals_plain_negamax(seed: int, depth:
     assert result.value == pytest.approx(_plain_negamax(p, o, depth, evaluate))
     child = naive.play(p, o, result.action)
     assert -_plain_negamax(*child, depth - 1, evaluate) == pytest.approx(result.value)
+
+
+@pytest.mark.parametrize("name", ["wpc", "ntuple"])
+@settings(max_examples=30, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    plies=st.integers(4, 40),
+    budget=st.integers(1, 3000),
+    window=st.sampled_from([0.5, 30.0]),
+)
+def test_a_depth_cut_short_tells_a_move_no_better_than_it_is(
+    name: str, seed: int, plies: int, budget: int, window: float
+) -> None:
+    """Under a node limit the last depth may stop part way; the move it tells is legal, and
+    its value is the plain negamax value of that move at that depth, or below it (a bound
+    from a fail-high). A search that finishes gives the plain negamax value, as ever."""
+    evaluator, data, evaluate = _EVALUATORS[name]
+    p, o = _random_position(seed, plies)
+    if not naive.legal_squares(p, o):
+        return
+    result = Searcher(evaluator, data, tt_bits=12, window=window).search(p, o, 4, nodes=budget)
+    assert result.action in naive.legal_squares(p, o)
+    moved = -_plain_negamax(*naive.play(p, o, result.action), result.depth - 1, evaluate)
+    best = _plain_negamax(p, o, result.depth, evaluate)
+    assert result.value <= moved + 1e-9 and moved <= best + 1e-9
+    full = Searcher(evaluator, data, tt_bits=12, window=window).search(p, o, result.depth)
+    if result.nodes < budget:  # nothing stopped it
+        assert result.value == pytest.approx(best) == pytest.approx(full.value)
+
+
+def test_a_node_limit_gives_the_same_move_every_run() -> None:
+    evaluator, data, _ = _EVALUATORS["ntuple"]
+    for p, o in _positions(6, seed=4):
+        runs = {
+            (r.action, r.value, r.depth)
+            for r in (Searcher(evaluator, data).search(p, o, 12, nodes=20_000) for _ in range(2))
+        }
+        assert len(runs) == 1

@@ -688,16 +688,19 @@ class Searcher:
         depth: int,
         seconds: float | None = None,
         endgame: int = 0,
+        nodes: int | None = None,
     ) -> SearchResult:
-        """Search to ``depth`` plies (deepening 1, 2, ...), or until ``seconds`` run out.
+        """Search to ``depth`` plies (deepening 1, 2, ...), or until ``seconds`` run out, or
+        about ``nodes`` nodes (a limit that, unlike time, gives the same move on every run).
 
         With ``endgame`` or fewer empty squares the endgame solver takes over; under a time
         budget only from :func:`endgame_empties` of it, and with at most three quarters of
-        it: a solve that does not finish leaves the rest to the midgame search."""
+        it: a solve that does not finish leaves the rest to the midgame search. A depth cut
+        short by a limit still counts where it tells a move (see :meth:`_iteration`)."""
         start = time.perf_counter()
         deadline = None if seconds is None else start + seconds
         with _Watchdog(deadline) as watchdog:
-            return self._search(mover, opponent, depth, endgame, seconds, deadline, watchdog)
+            return self._search(mover, opponent, depth, endgame, seconds, deadline, watchdog, nodes)
 
     def _search(
         self,
@@ -708,8 +711,10 @@ class Searcher:
         seconds: float | None,
         deadline: float | None,
         watchdog: _Watchdog,
+        node_limit: int | None,
     ) -> SearchResult:
         P, O = np.uint64(mover), np.uint64(opponent)
+        cap = (1 << 62) if node_limit is None else max(int(node_limit), 1)
         start = time.perf_counter()
         empties = 64 - (mover | opponent).bit_count()
         if seconds is not None:
@@ -717,8 +722,8 @@ class Searcher:
         if endgame and empties <= endgame:
             solve_by = None if seconds is None else start + 0.75 * seconds
             stats = watchdog.watch(np.zeros(3, np.int64), solve_by)
-            stats[_LIMIT] = (
-                1 << 62 if seconds is None else max(int(0.75 * seconds * self.solve_nps), 1000)
+            stats[_LIMIT] = min(
+                cap, 1 << 62 if seconds is None else max(int(0.75 * seconds * self.solve_nps), 1000)
             )
             a, v = solve(P, O, stats, *self.order)
             spent = time.perf_counter() - start
@@ -733,7 +738,7 @@ class Searcher:
         for d in range(1, max(depth, 1) + 1):
             t0 = time.perf_counter()
             n0 = int(stats[_NODES])
-            found = self._iteration(P, O, d, result, deadline, stats)
+            found = self._iteration(P, O, d, result, deadline, stats, cap)
             spent = time.perf_counter() - t0
             if stats[_NODES] - n0 >= 20_000 and spent > 0.01:  # small searches time overhead
                 self.nps = (stats[_NODES] - n0) / spent
@@ -741,12 +746,14 @@ class Searcher:
                 if result is not None:
                     break
                 spare = np.zeros(4, np.int64)  # unwatched: depth 1 always finishes
-                found = self._iteration(P, O, d, None, None, spare)
+                found = self._iteration(P, O, d, None, None, spare, 1 << 62)
                 assert found is not None
                 stats[_NODES] += spare[_NODES]
                 stats[_EVALS] += spare[_EVALS]
             nodes, evals = int(stats[_NODES]), int(stats[_EVALS])
             result = SearchResult(found[0], found[1], d, nodes, False, evals)
+            if stats[_ABORT]:
+                break  # a depth cut short that still told a move (see _iteration)
             if deadline is not None and time.perf_counter() + 2 * spent > deadline:
                 break  # the next depth would not finish
             if d >= 2 * empties:  # to the end of the game, passes included
@@ -762,25 +769,35 @@ class Searcher:
         previous: SearchResult | None,
         deadline: float | None,
         stats: np.ndarray,
+        cap: int,
     ) -> tuple[int, float] | None:
-        """(action, value) of one depth, or None if the time ran out; ``stats`` counts on."""
+        """(action, value) of one depth; ``stats`` counts on, to at most ``cap`` nodes in all.
+
+        If the time or the nodes run out first (``stats[2]`` is then left set), what the depth
+        found so far, where it says anything: a root move searched to the end at this depth whose
+        value beat the window's low end (the previous depth's best move, which the table puts
+        first, confirmed, or another that proved better), or one whose value failed high
+        before a wider window was tried. Else None (a forced pass too: its value is unknown)."""
         width = self.window
         lo, hi = -INF, INF
         if previous is not None and width > 0 and abs(previous.value) < WIN_VALUE / 2:
             lo, hi = previous.value - width, previous.value + width
+        high: tuple[int, float] | None = None
         while True:
-            stats[_LIMIT] = stats[_NODES] + self._limit(deadline, 1 << 62)
+            stats[_LIMIT] = min(cap, stats[_NODES] + self._limit(deadline, 1 << 62))
             stats[_ABORT] = 0
             a, v = search_root(
                 P, O, depth, lo, hi, self.evaluator, self.data,
                 self.tt_keys, self.tt_vals, self.tt_info, self.generation, stats, self.mpc,
             )  # fmt: skip
             if stats[_ABORT]:
-                return None
+                # the root keeps the best of the moves it searched to the end (-INF: none)
+                return (int(a), float(v)) if v > lo and a != PASS else high
             width *= 4
             if v <= lo:
                 lo = -INF if width > 1e3 * self.window else v - width
             elif v >= hi:
+                high = int(a), float(v)
                 hi = INF if width > 1e3 * self.window else v + width
             else:
                 return int(a), float(v)
