@@ -68,3 +68,16 @@ def test_ntuple_preset_fills_what_the_spec_leaves_out() -> None:
     assert "\n" not in str(e.value)
     with pytest.raises(UsageError, match="time"):
         make_agent("ntuple:preset=strong,time=-1")
+
+
+@pytest.mark.parametrize("spec", ["alphabeta:depth=30,endgame=0", "ntuple:depth=30,endgame=0"])
+def test_a_node_limit_stops_the_search_and_plays_alike_every_time(spec: str) -> None:
+    """``nodes=`` bounds each move's search by its node count, not by the clock: two players
+    of the same spec play the same moves, and the search stops well short of its depth."""
+    one, two = (make_agent(f"{spec},nodes=3000", seed=0) for _ in range(2))
+    for b in random_boards(20, seed=5):
+        a = one.act(b)  # once each: the table kept from move to move is part of the state
+        assert a == two.act(b) and a in b.legal_actions()
+        assert one.last is not None and one.last.depth < 30
+    with pytest.raises(UsageError, match="nodes"):
+        make_agent(f"{spec},nodes=-1")

@@ -37,6 +37,8 @@ class AlphaBetaOptions:
         mpc: multi-prob-cut's threshold, in standard deviations of the shallow searches'
             error (0: off): larger cuts less and errs less (``boardai.othello.probcut``).
             Left out: off (no gain measured at equal time; ``probcut.DEFAULTS``).
+        nodes: stop each move's search after about this many nodes (0: no limit): unlike
+            ``time``, the same moves on any machine under any load.
     """
 
     depth: int = 4
@@ -46,6 +48,7 @@ class AlphaBetaOptions:
     model: str | None = None
     tt: int = 18
     mpc: float | None = None
+    nodes: int = 0
 
     def __post_init__(self) -> None:
         if not 0 <= self.depth <= 60:
@@ -57,6 +60,8 @@ class AlphaBetaOptions:
             raise ValueError(f"tt must be in 10..26, got {self.tt}")
         if self.mpc is not None:
             probcut.check_threshold(self.mpc)
+        if self.nodes < 0:
+            raise ValueError(f"nodes must be >= 0, got {self.nodes}")
 
 
 #: The shipped network, fitted to disc differences, that orders the endgame solver's moves
@@ -163,7 +168,9 @@ class AlphaBetaAgent:
         seconds = o.time if o.time > 0 else None
         if self.clock_limit is not None:
             seconds = self.clock_limit if seconds is None else min(seconds, self.clock_limit)
-        return self.searcher.search(state.mover, state.opponent, o.depth, seconds, o.endgame)
+        return self.searcher.search(
+            state.mover, state.opponent, o.depth, seconds, o.endgame, o.nodes or None
+        )
 
     def act(self, state: Board) -> int:
         if state.is_terminal():

@@ -50,6 +50,8 @@ class NTupleOptions:
             budget, only from as many as it affords: 18 at 1 s).
         mpc: with depth > 1, multi-prob-cut's threshold (0 or left out: off; e.g. 1.5;
             see ``alphabeta``).
+        nodes: with depth > 1, stop each move's search after about this many nodes (0: no
+            limit; see ``alphabeta``).
     """
 
     model: str = ""
@@ -58,6 +60,7 @@ class NTupleOptions:
     time: float | None = None
     endgame: int | None = None
     mpc: float | None = None
+    nodes: int = 0
 
     def __post_init__(self) -> None:
         depth, time, endgame = PRESETS[self.preset]
@@ -69,6 +72,8 @@ class NTupleOptions:
         check_move_time(self.time)
         if self.mpc is not None:
             probcut.check_threshold(self.mpc)
+        if self.nodes < 0:
+            raise ValueError(f"nodes must be >= 0, got {self.nodes}")
 
 
 class NTupleAgent:
@@ -133,5 +138,6 @@ def make_ntuple(opts: NTupleOptions, seed: int | None) -> object:
             eval="ntuple",
             model=model,  # as given (a name stays a name: what a --resume journal records)
             mpc=opts.mpc,
+            nodes=opts.nodes,
         )
     )
