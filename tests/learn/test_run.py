@@ -214,7 +214,7 @@ def test_othello_dqn_run_from_a_dict(tmp_path: Path) -> None:
     pytest.importorskip("torch")
     from boardai.othello.train.dqn import DQNConfig, train
 
-    values = {"games": 6, "eval_every": 3, "eval_games": 2, "start": 50, "hidden": 8}
+    values = {"games": 6, "eval_every": 3, "eval_games": 2, "warmup": 50, "hidden": 8}
     events: list[Progress] = []
     config = config_from_dict(DQNConfig, values)
     summary = train(config, tmp_path / "d.pt", on_progress=events.append)

@@ -198,7 +198,8 @@ def test_train_dqn_resume_goes_on_with_the_runs_own_preset(
 
     model = tmp_path / "strong.pt"
     args = ["othello", "train", "dqn", "--out", str(model), "--eval-every", "100"]
-    small = ["--parallel", "2", "--hidden", "16", "--layers", "1", "--batch", "8", "--start", "8"]
+    small = ["--parallel", "2", "--hidden", "16", "--layers", "1", "--batch-size", "8"]
+    small += ["--warmup", "8"]
     assert main([*args, "--preset", "strong", *small, "--games", "2"]) == 0
     assert main([*args, "--resume", "--games", "4"]) == 0  # no --preset: the run's own
     _, config, _ = load_checkpoint(model)

@@ -104,15 +104,14 @@ def test_strong_preset_trains_and_plays(tmp_path: Path) -> None:
     from boardai.othello.qnet import load_checkpoint
     from boardai.othello.train.dqn import preset_config, train
 
-    config = preset_config(
-        "strong", games=6, parallel=4, start=64, batch=32, hidden=16, eval_every=3, eval_games=2
-    )
+    small = {"games": 6, "parallel": 4, "warmup": 64, "batch_size": 32, "hidden": 16}
+    config = preset_config("strong", **small, eval_every=3, eval_games=2)
     out = tmp_path / "strong.pt"
     meta = train(config, out)
     assert meta["games"] == 6 and meta["updates"] > 0 and len(meta["evals"]) == 2
     assert (tmp_path / "strong.best.pt").is_file()
     _, loaded, _ = load_checkpoint(out)
-    assert loaded["net"] == "mlp" and loaded["symmetries"]
+    assert loaded["net"] == "mlp" and loaded["augment"]
     agent = make_agent(f"dqn:model={out}")
     for b in _boards(20, 6):
         assert agent.act(b) in b.legal_actions()

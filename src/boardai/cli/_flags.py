@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import importlib
 import re
 from collections.abc import Callable, Collection, Mapping
 from typing import Any, Literal, TypeVar
@@ -72,6 +73,7 @@ def add_config_flags(
     metavars: Mapping[str, str] | None = None,
     bools: Literal["switch", "value"] = "switch",
     default_label: str = "default",
+    older: Mapping[str, str] | None = None,
 ) -> list[str]:
     """Add a flag for each field of config dataclass ``cls`` (but ``exclude``) to ``parser``;
     returns the field names, the namespace attributes of the flags.
@@ -85,18 +87,21 @@ def add_config_flags(
             may set either.
         default_label: the help ends with ``(LABEL: default)``; e.g. ``strong`` where the
             defaults are a preset's.
+        older: older name -> field that takes a value (``{"batch": "batch_size"}``): a flag no
+            help shows, its value under the older name, of the field's type (or ``types``').
 
     A field's ``metadata`` may carry ``choices`` (a flag choosing among them). The type of a
     field that is not int, float, str or bool (or one of them or None) is str: the config
     parses the text itself.
     """
-    spelling, types, metavars = spelling or {}, types or {}, metavars or {}
+    spelling, types, metavars, older = spelling or {}, types or {}, metavars or {}, older or {}
     docs = field_docs(cls)
     names = []
     for f in dataclasses.fields(cls):
         if f.name in exclude:
             continue
-        names.append(f.name)
+        olds = [old for old, new in older.items() if new == f.name]
+        names += [f.name, *olds]
         default = field_default(f)
         annotation = str(f.type).replace(" | None", "")
         doc = _plain(docs.get(f.name, ""))
@@ -121,6 +126,9 @@ def add_config_flags(
             kwargs["metavar"] = annotation.upper()
         shown = "" if default in (None, "", ()) else f" ({default_label}: {default})"
         parser.add_argument(flag, help=doc + shown, **kwargs)
+        for old in olds:
+            hidden = {**kwargs, "dest": old, "type": types.get(old, kwargs["type"])}
+            parser.add_argument(flag_name(old), help=argparse.SUPPRESS, **hidden)
     return names
 
 
@@ -147,6 +155,12 @@ def deferred(
             return _original(*args, **kwargs)
 
         setattr(parser, name, wrapper)
+
+
+def preset_name(module: str) -> Callable[[str], str]:
+    """argparse type: a preset's name, an old one (``module.PRESET_ALIASES``, imported as a
+    command line is read) as today's, the one listed (argparse checks the choices after it)."""
+    return lambda text: importlib.import_module(module).PRESET_ALIASES.get(text, text)
 
 
 def given(args: argparse.Namespace, names: Collection[str]) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """Deep Q-learning's game-free half: the Q update and the loop both games' DQN trainers run.
 
 A game's DQN is a :class:`DQNTrainer` subclass that adds only what is its own: how it plays
-and stores transitions, the targets it learns, its evaluations, log rows and checkpoints.
+and stores transitions, the targets it learns, its evaluations, log rows and checkpoints; its
+``DQNConfig`` extends :class:`DQNHyperparameters`, the ones both DQNs have, named alike.
 :class:`QLearner` holds the online and target networks and the optimiser (a gradient step on
 a TD loss, the target network's updates, the learning rate); :func:`best_next_value` is a
 target's bootstrap value, Double DQN or not.
@@ -26,6 +27,7 @@ import math
 import os
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -39,6 +41,62 @@ LOSSES = ("huber", "mse")
 #: Target-network updates of :class:`QLearner`: Polyak (``tau``), a copy every ``period``
 #: updates, or none (the online network is its own target).
 TARGET_UPDATES = ("soft", "hard", "none")
+
+
+@dataclass
+class DQNHyperparameters:
+    """What both games' DQNs share (each field's docstring is its ``--help`` line)."""
+
+    #: The least value of options (a game's config adds its own).
+    AT_LEAST: ClassVar[dict[str, int]] = {"warmup": 0, "seed": 0} | dict.fromkeys(
+        ("batch_size", "replay_size", "train_every", "target_period", "eval_games"), 1
+    )
+
+    gamma: float = 0.99
+    """Discount of the bootstrap value."""
+    lr: float = 3e-4
+    """Learning rate."""
+    batch_size: int = 128
+    """Minibatch size."""
+    replay_size: int = 200_000
+    """Transitions kept in the replay buffer."""
+    warmup: int = 5_000
+    """Transitions stored before learning starts."""
+    train_every: int = 4
+    """Moves played (summed over the boards played at once) per gradient step."""
+    target_period: int = 2_000
+    """Gradient steps between hard copies of the online network into the target network."""
+    loss: str = "huber"
+    """TD loss: huber or mse."""
+    double: bool = True
+    """Double DQN: the online net picks the next action, the target net values it."""
+    augment: bool = False
+    """Learn each sample in a random one of the board's 8 images (rotations, mirrors)."""
+    eps_start: float = 0.1
+    """Exploration's epsilon at the start (a constant exploration's only one)."""
+    eps_end: float = 0.001
+    """Exploration's epsilon at the end of its decay."""
+    eval_games: int = 100
+    """Games per evaluation (per match, where it plays several)."""
+    seed: int = 0
+    """Seed of the games, the exploration and the network's first weights."""
+
+    def __post_init__(self) -> None:
+        checks = [
+            (0.0 <= self.gamma <= 1.0, "gamma must be in [0, 1]"),
+            (self.lr > 0, f"lr must be > 0, got {self.lr}"),
+            (self.loss in LOSSES, "loss must be huber or mse"),
+            (
+                0.0 <= self.eps_start <= 1.0 and 0.0 <= self.eps_end <= 1.0,
+                "eps_start and eps_end must be in [0, 1]",
+            ),
+        ]
+        for ok, why in checks:
+            if not ok:
+                raise ValueError(why)
+        for name, low in self.AT_LEAST.items():
+            if (value := getattr(self, name)) < low:
+                raise ValueError(f"{name} must be >= {low}, got {value}")
 
 
 def best_next_value(q: Any, legal: Any, chooser: Any = None) -> Any:

@@ -9,7 +9,7 @@ import importlib.util
 from typing import TYPE_CHECKING, Any
 
 from boardai.cli._common import force_option, json_option
-from boardai.cli._flags import deferred
+from boardai.cli._flags import deferred, preset_name
 
 if TYPE_CHECKING:
     from boardai.cli import App
@@ -46,7 +46,7 @@ def register(app: App) -> None:
     )
     p.add_argument(
         "--preset",
-        type=_preset,
+        type=preset_name("boardai.g2048.train.dqn"),
         choices=["strong", "dueling", "action-cnn", "lookahead-mlp", "shaped-conv"],
         default="strong",
         help="starting configuration (default: strong)",
@@ -72,14 +72,6 @@ def register(app: App) -> None:
     json_option(p, "write the final summary (or --evaluate's) as JSON")
     deferred(p, _flags)
     p.set_defaults(func=run)
-
-
-def _preset(text: str) -> str:
-    """argparse type: a preset's name; an old one (seed000, ...) is read as today's, which is
-    the one listed (argparse checks the choices after this)."""
-    from boardai.g2048.train.dqn import PRESET_ALIASES
-
-    return PRESET_ALIASES.get(text, text)
 
 
 def _flags(p: argparse.ArgumentParser) -> list[str]:

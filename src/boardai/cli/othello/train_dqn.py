@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from boardai.cli._common import force_option, nonneg_int, output_option, positive_int
-from boardai.cli._flags import deferred
+from boardai.cli._common import force_option, output_option
+from boardai.cli._flags import deferred, preset_name
 from boardai.cli.othello._train_report import eval_log, report_options, write_plot
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ def register(app: App) -> None:
     )
     p.add_argument(
         "--preset",
-        type=_preset,
+        type=preset_name("boardai.othello.train.dqn"),
         choices=["fc64", "strong"],
         default=None,
         help="fc64 (one hidden layer of 64 units on the board, RMSProp, one game at a time; "
@@ -47,31 +47,19 @@ def register(app: App) -> None:
     p.set_defaults(func=run)
 
 
-def _preset(text: str) -> str:
-    """argparse type: a preset's name; the old seed002 is read as fc64, the one listed
-    (argparse checks the choices after this)."""
-    from boardai.othello.train.dqn import PRESET_ALIASES
-
-    return PRESET_ALIASES.get(text, text)
-
-
 def _dqn_flags(p: argparse.ArgumentParser) -> list[str]:
-    from boardai.cli._flags import add_config_flags
-    from boardai.othello.train.dqn import DQNConfig
+    from boardai.cli._flags import add_config_flags, boolean
+    from boardai.othello.train.dqn import OLDER_NAMES, DQNConfig
 
     group = p.add_argument_group("hyperparameters (default: the preset's value)")
     return add_config_flags(
         group,
         DQNConfig,
         exclude=("preset",),
-        types={
-            "games": positive_int,
-            "seed": nonneg_int,
-            "eval_every": positive_int,
-            "eval_games": positive_int,
-        },
+        types={"huber": boolean},
         bools="value",
         default_label="fc64",
+        older=OLDER_NAMES,
     )
 
 

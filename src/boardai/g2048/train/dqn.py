@@ -42,9 +42,9 @@ from boardai.g2048.qnet import (
 from boardai.hardware import check_device, check_threads, resolve_device
 from boardai.learn.csv_log import CsvLog
 from boardai.learn.dqn import (
-    LOSSES,
     TARGET_UPDATES,
     Cadence,
+    DQNHyperparameters,
     QLearner,
     best_next_value,
     preset_values,
@@ -54,8 +54,9 @@ from boardai.learn.dqn import DQNTrainer as Trainer
 
 
 @dataclass
-class DQNConfig:
-    """Hyperparameters of a DQN run (each field's docstring is its ``--help`` line)."""
+class DQNConfig(DQNHyperparameters):
+    """Hyperparameters of a DQN run: the shared ones (:class:`DQNHyperparameters`) and
+    2048's own (each field's docstring is its ``--help`` line)."""
 
     net: str = "afterstate"
     """network: action-cnn (a CNN Q(s,a) with the action as an input), fc (dense layers), conv
@@ -71,10 +72,6 @@ class DQNConfig:
     """fc net: widths of its hidden layers, comma-separated"""
     lookahead_input: bool = False
     """fc net: read the boards two moves ahead (20 boards one-hot; preset lookahead-mlp)"""
-    augment: bool = False
-    """afterstate net: learn from each sampled afterstate in one of its 8 rotations and mirror
-    images, chosen at random (a board's value has the square's symmetry; the strong preset's
-    net learned slower with it here, see docs/journal/benchmarks-journal.md)"""
     reward: str = "log2"
     """env reward: score, log2 or shaped (a log reward with a per-move penalty and bonuses for
     tiles from 512; preset shaped-conv)"""
@@ -82,42 +79,20 @@ class DQNConfig:
     """rewards are multiplied by this before learning"""
     move_penalty: float = 0.0
     """per-move penalty of the shaped reward (e.g. 1.5)"""
-    gamma: float = 0.99
-    """discount factor"""
-    lr: float = 3e-4
-    """Adam learning rate"""
-    batch_size: int = 128
-    """minibatch size"""
-    replay_size: int = 200_000
-    """transitions kept in the replay buffer"""
-    warmup: int = 5_000
-    """transitions collected before learning starts"""
     num_envs: int = 16
     """boards played side by side (one batched forward pass picks all their moves)"""
-    train_every: int = 4
-    """env steps per gradient update (the replay ratio is batch_size / train_every)"""
     target_update: str = "soft"
     """target network: soft (Polyak, tau), hard (copy every target_period updates), none"""
     tau: float = 0.005
     """soft target update rate"""
-    target_period: int = 2_000
-    """gradient updates between hard target copies"""
-    loss: str = "huber"
-    """TD loss: huber or mse"""
     l2: float = 0.0
     """L2 penalty (lambda/2 * |theta|^2)"""
     grad_clip: float = 10.0
     """clip the gradient norm to this (0: no clipping)"""
-    double: bool = True
-    """Double DQN: the online net picks the next action, the target net values it"""
     n_step: int = 3
     """n-step returns"""
     exploration: str = "linear"
     """constant, linear, exponential, lai_robbins or entropy"""
-    eps_start: float = 0.1
-    """first epsilon (constant: the epsilon)"""
-    eps_end: float = 0.001
-    """last epsilon"""
     eps_decay: float = 50_000
     """env steps of the linear decay, or the exponential decay's time constant"""
     eta: float = 0.8
@@ -142,8 +117,6 @@ class DQNConfig:
     CPU second here: the labels are refreshed every 48 updates, not every 1,200)"""
     eval_every: int = 100_000
     """env steps between greedy evaluations (0: only at the end)"""
-    eval_games: int = 100
-    """greedy games per evaluation"""
     save_every: int = 100_000
     """env steps between checkpoints"""
     save_replay: bool = False
@@ -154,17 +127,19 @@ class DQNConfig:
     the last snapshot (not during a resumed run's warm-up, which makes no updates)"""
     p4: float = 0.1
     """probability that a spawned tile is a 4"""
-    seed: int = 0
-    """seed of the games, the exploration and the network initialisation"""
     device: str = "cpu"
     """torch device: cpu, cuda, cuda:1, ... (auto: cuda when available)"""
     threads: int = 1
     """torch CPU threads"""
 
+    AT_LEAST = DQNHyperparameters.AT_LEAST | {"l2": 0, "greedy_every": 0, "fit_epochs": 1}
+    AT_LEAST |= dict.fromkeys(("n_step", "num_envs", "channels", "hidden", "episodes_per_fit"), 1)
+
     def __post_init__(self) -> None:
         from boardai.g2048.qnetworks import NET_ALIASES, NETS
         from boardai.learn.schedules import STRATEGIES
 
+        super().__post_init__()
         # old names (checkpoints keep them) read as today's
         self.net = NET_ALIASES.get(self.net, self.net)
         self.fit_mode = FIT_MODE_ALIASES.get(self.fit_mode, self.fit_mode)
@@ -173,20 +148,9 @@ class DQNConfig:
             (self.net in NETS, f"net must be one of {', '.join(NETS)}"),
             (self.reward in ("score", "log2", "shaped"), "reward must be score, log2 or shaped"),
             (self.target_update in TARGET_UPDATES, "target_update must be soft, hard or none"),
-            (self.loss in LOSSES, "loss must be huber or mse"),
             (self.exploration in STRATEGIES, f"exploration must be one of {', '.join(STRATEGIES)}"),
             (self.fit_mode in ("stream", "episodes"), "fit_mode must be stream or episodes"),
-            (0.0 <= self.gamma <= 1.0, "gamma must be in [0, 1]"),
             (0.0 < self.tau <= 1.0, "tau must be in (0, 1]"),
-            (
-                self.n_step >= 1 and self.batch_size >= 1 and self.num_envs >= 1,
-                "n_step, batch_size, num_envs must be >= 1",
-            ),
-            (
-                self.train_every >= 1 and self.replay_size >= 1,
-                "train_every and replay_size must be >= 1",
-            ),
-            (self.lr > 0 and self.l2 >= 0, "lr must be > 0 and l2 >= 0"),
             (2 <= self.planes <= 18, "planes must be in 2..18"),
             (
                 all(w.strip().isdigit() and int(w) > 0 for w in self.fc_layers.split(",")),
@@ -199,26 +163,11 @@ class DQNConfig:
                 "the afterstate net needs reward score or log2",
             ),
             # what the trainer would otherwise refuse with a traceback, or never notice
-            (self.channels >= 1 and self.hidden >= 1, "channels and hidden must be >= 1"),
             (0.0 <= self.p4 <= 1.0, f"p4 must be in [0, 1], got {self.p4}"),
-            (
-                0.0 <= self.eps_start <= 1.0 and 0.0 <= self.eps_end <= 1.0,
-                "eps_start and eps_end must be in [0, 1]",
-            ),
             (self.eps_decay > 0, f"eps_decay must be > 0, got {self.eps_decay}"),
-            (self.target_period >= 1, f"target_period must be >= 1, got {self.target_period}"),
-            (self.eval_games >= 1, f"eval_games must be >= 1, got {self.eval_games}"),
             (
                 self.eval_every >= 0 and self.save_every >= 0,
                 "eval_every and save_every must be >= 0 (0: only at the end)",
-            ),
-            (
-                self.warmup >= 0 and self.greedy_every >= 0,
-                "warmup and greedy_every must be >= 0",
-            ),
-            (
-                self.episodes_per_fit >= 1 and self.fit_epochs >= 1,
-                "episodes_per_fit and fit_epochs must be >= 1",
             ),
             (
                 min(self.fit_newest, self.fit_older) >= 0 and self.fit_newest + self.fit_older > 0,
@@ -235,7 +184,6 @@ class DQNConfig:
                 f"warmup ({self.warmup}) must not exceed replay_size ({self.replay_size}): the "
                 "buffer never fills that far, so no fit would ever run",
             ),
-            (self.seed >= 0, f"seed must be >= 0, got {self.seed}"),
         ]
         for ok, why in checks:
             if not ok:

@@ -17,7 +17,7 @@ mover's view): ``y = (1 - mc_mix) * y + mc_mix * z``. Bootstrapped values are cl
 Self-play runs ``parallel`` games at once: one compiled call expands every child of every
 board (:mod:`boardai.othello.train.dqn_data`) and one forward pass gives all their Q values.
 The replay keeps bitboards; each sampled transition can be seen in a random one of the 8
-board symmetries (``symmetries``), so the network learns every image of every position.
+board symmetries (``augment``), so the network learns every image of every position.
 The loop, the gradient step and the target network are :mod:`boardai.learn.dqn`'s, as for
 2048's DQN; :class:`DQNTrainer` adds the self-play, these targets and the matches.
 
@@ -39,7 +39,14 @@ from typing import Any
 
 import numpy as np
 
-from boardai.learn.dqn import Cadence, QLearner, best_next_value, preset_values, write_checkpoint
+from boardai.learn.dqn import (
+    Cadence,
+    DQNHyperparameters,
+    QLearner,
+    best_next_value,
+    preset_values,
+    write_checkpoint,
+)
 from boardai.learn.dqn import DQNTrainer as Trainer
 from boardai.learn.run import ProgressHook, StopCheck
 from boardai.learn.schedules import anneal
@@ -50,9 +57,9 @@ from boardai.othello.train.dqn_data import Replay, expand_batch, planes, transfo
 
 
 @dataclass
-class DQNConfig:
-    """Options of ``boardai othello train dqn`` (see :data:`PRESETS`; each field's docstring
-    is its ``--help``)."""
+class DQNConfig(DQNHyperparameters):
+    """Options of ``boardai othello train dqn``: :class:`DQNHyperparameters` (defaults preset
+    fc64's) and Othello's own (see :data:`PRESETS`; each field's docstring is its ``--help``)."""
 
     preset: str = field(default="fc64", metadata={"choices": ("fc64", "strong")})
     """The preset these values started from."""
@@ -65,38 +72,24 @@ class DQNConfig:
     """Hidden layers (mlp)."""
     blocks: int = 0
     """Residual blocks (conv)."""
+    # the shared hyperparameters' defaults here (DQNHyperparameters documents them)
     lr: float = 1e-3
-    """Learning rate."""
+    batch_size: int = 32
+    replay_size: int = 10_000
+    warmup: int = 500
+    train_every: int = 1
+    target_period: int = 500
+    loss: str = "mse"
+    double: bool = False
+    eps_end: float = 0.1
     lr_end: float = 0.0
     """Learning rate at the last game (linear decay); 0 keeps lr throughout."""
     optimizer: str = field(default="rmsprop", metadata={"choices": ("rmsprop", "adam")})
     """rmsprop or adam."""
-    gamma: float = 0.99
-    """Discount of the bootstrap value."""
-    replay: int = 10_000
-    """Transitions kept in replay memory."""
-    batch: int = 32
-    """Minibatch size."""
-    train_every: int = 1
-    """Plies (summed over the games played at once) between gradient steps."""
-    start: int = 500
-    """Transitions stored before learning starts."""
-    epsilon_start: float = 0.1
-    """Exploration at the start (decays linearly to epsilon-end)."""
-    epsilon_end: float = 0.1
-    """Exploration after epsilon-decay games."""
-    epsilon_decay: int = 1
-    """Games over which epsilon decays."""
-    target_every: int = 500
-    """Gradient steps between target network copies."""
+    eps_decay_games: int = 1
+    """Games over which epsilon decays (linearly, from eps-start to eps-end)."""
     all_moves: bool = True
     """Store every legal move of each turn, not only the one played."""
-    double: bool = False
-    """Double DQN targets."""
-    huber: bool = False
-    """Huber loss instead of squared error."""
-    symmetries: bool = False
-    """Learn each sample in a random one of the board's 8 symmetric images."""
     mc_mix: float = 0.0
     """Weight of the game's final result in the target of a move actually played (0: pure
     bootstrap, 1: Monte Carlo)."""
@@ -106,41 +99,22 @@ class DQNConfig:
     """Share of self-play games in which one side (either colour) is wpc."""
     games: int = 2000
     """Self-play games in all."""
-    seed: int = 0
-    """Seed of torch and the self-play rng."""
     eval_every: int = 500
     """Games between matches against wpc and random (and checkpoints)."""
-    eval_games: int = 100
-    """Games per evaluation match."""
+
+    AT_LEAST = DQNHyperparameters.AT_LEAST | {"blocks": 0, "lr_end": 0, "eval_every": 1}
+    AT_LEAST |= dict.fromkeys(("hidden", "layers", "parallel", "eps_decay_games", "games"), 1)
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         self.preset = PRESET_ALIASES.get(self.preset, self.preset)  # checkpoints keep old names
         checks = [
             (self.preset in PRESETS, f"preset must be one of {', '.join(PRESETS)}"),
             (self.net in ("fc", "mlp", "conv"), "net must be fc, mlp or conv"),
             (self.optimizer in ("rmsprop", "adam"), "optimizer must be rmsprop or adam"),
             (
-                min(self.hidden, self.layers, self.replay, self.batch, self.parallel) >= 1,
-                "hidden, layers, replay, batch and parallel must be >= 1",
-            ),
-            (
-                min(self.train_every, self.epsilon_decay, self.target_every) >= 1,
-                "train_every, epsilon_decay and target_every must be >= 1",
-            ),
-            (min(self.blocks, self.start, self.seed) >= 0, "blocks, start, seed must be >= 0"),
-            (self.lr > 0 and self.lr_end >= 0, "lr must be > 0 and lr_end >= 0"),
-            (0 <= self.gamma <= 1, "gamma must be in [0, 1]"),
-            (
-                all(0 <= x <= 1 for x in (self.epsilon_start, self.epsilon_end)),
-                "epsilon_start and epsilon_end must be in [0, 1]",
-            ),
-            (
                 0 <= self.mc_mix <= 1 and 0 <= self.sparring <= 1,
                 "mc_mix and sparring must be in [0, 1]",
-            ),
-            (
-                min(self.games, self.eval_every, self.eval_games) >= 1,
-                "games, eval_every and eval_games must be >= 1",
             ),
         ]
         for ok, why in checks:
@@ -158,18 +132,18 @@ PRESETS: dict[str, dict[str, Any]] = {
         "lr_end": 1e-4,
         "optimizer": "adam",
         "gamma": 1.0,
-        "replay": 400_000,
-        "batch": 512,
+        "replay_size": 400_000,
+        "batch_size": 512,
         "train_every": 16,
-        "start": 20_000,
-        "epsilon_start": 0.3,
-        "epsilon_end": 0.05,
-        "epsilon_decay": 8_000,
-        "target_every": 100,
+        "warmup": 20_000,
+        "eps_start": 0.3,
+        "eps_end": 0.05,
+        "eps_decay_games": 8_000,
+        "target_period": 100,
         "all_moves": True,
         "double": True,
-        "huber": True,
-        "symmetries": True,
+        "loss": "huber",
+        "augment": True,
         "mc_mix": 0.5,
         "parallel": 64,
         "sparring": 0.0,  # pure self-play: 0.716 vs wpc (0.25 of games vs wpc gave 0.710)
@@ -182,6 +156,30 @@ PRESETS: dict[str, dict[str, Any]] = {
 
 #: Old names of the presets (the write-up's number), still accepted and never listed.
 PRESET_ALIASES = {"seed002": "fc64"}
+#: Older names of options (checkpoints and command lines keep them) -> today's.
+OLDER_NAMES = {
+    "batch": "batch_size",
+    "replay": "replay_size",
+    "start": "warmup",
+    "epsilon_start": "eps_start",
+    "epsilon_end": "eps_end",
+    "epsilon_decay": "eps_decay_games",
+    "target_every": "target_period",
+    "symmetries": "augment",
+    "huber": "loss",  # true or false: huber or mse
+}
+
+
+def current_names(values: dict[str, Any]) -> dict[str, Any]:
+    """Options, or a checkpoint's config, with :data:`OLDER_NAMES` as today's (None: left out).
+
+    >>> current_names({"batch": 8, "huber": True, "lr": 0.1})
+    {'batch_size': 8, 'loss': 'huber', 'lr': 0.1}
+    """
+    new = {OLDER_NAMES.get(k, k): v for k, v in values.items() if v is not None}
+    if isinstance(new.get("loss"), bool):
+        new["loss"] = "huber" if new["loss"] else "mse"
+    return new
 
 
 def preset_config(name: str, **overrides: Any) -> DQNConfig:
@@ -189,7 +187,7 @@ def preset_config(name: str, **overrides: Any) -> DQNConfig:
     ignored)."""
     name, values = preset_values(PRESETS, PRESET_ALIASES, name)
     values["preset"] = name
-    values.update({k: v for k, v in overrides.items() if v is not None})
+    values.update(current_names(overrides))
     return DQNConfig(**values)
 
 
@@ -200,7 +198,7 @@ def resumed_config(path: str | Path, preset: str | None = None, **overrides: Any
     Raises:
         ValueError: ``preset`` is not the run's, or the checkpoint is damaged.
     """
-    _, run, _ = load_checkpoint(path)
+    run = current_names(load_checkpoint(path)[1])
     saved = {f.name: run[f.name] for f in fields(DQNConfig) if f.name in run}
     own = str(saved.pop("preset", preset or "fc64"))
     own = PRESET_ALIASES.get(own, own)
@@ -209,7 +207,7 @@ def resumed_config(path: str | Path, preset: str | None = None, **overrides: Any
             f"preset {preset}: the run in {path} is preset {own} (leave the preset out to go "
             "on with it)"
         )
-    return preset_config(own, **{**saved, **overrides})
+    return preset_config(own, **{**saved, **current_names(overrides)})
 
 
 class SelfPlay:
@@ -294,10 +292,9 @@ class DQNTrainer(Trainer):
         self, config: DQNConfig, out: str | Path, resume: str | Path | None = None
     ) -> None:
         super().__init__(out, config.seed, threads=1)
-        self.cfg = config
-        loss = "huber" if config.huber else "mse"
+        self.cfg = cfg = config
         self.learner = QLearner(
-            build_net(config), config.optimizer, config.lr, loss=loss, period=config.target_every
+            build_net(cfg), cfg.optimizer, cfg.lr, loss=cfg.loss, period=cfg.target_period
         )
         self.net, self.target = self.learner.net, self.learner.target
         self.games_done = 0
@@ -309,7 +306,7 @@ class DQNTrainer(Trainer):
             self.load(resume)
         self.best_score = max((e["score_vs_wpc"] for e in self.history), default=-1.0)
         self.best_path = self.out.with_suffix(".best.pt")
-        self.replay = Replay(config.replay)
+        self.replay = Replay(config.replay_size)
         self.games = SelfPlay(config, self.replay, self.rng)
 
     @property
@@ -378,11 +375,11 @@ class DQNTrainer(Trainer):
         import torch
 
         cfg, rng = self.cfg, self.rng
-        sample = self.replay.sample(cfg.batch, rng)
+        sample = self.replay.sample(cfg.batch_size, rng)
         b = sample["boards"]
         obs, nxt = planes(b[:, 0], b[:, 1], b[:, 2]), planes(b[:, 3], b[:, 4], b[:, 5])
         action, done = sample["action"], sample["done"]
-        if cfg.symmetries:
+        if cfg.augment:
             k = rng.integers(8, size=len(action))
             obs, action = transform(obs, action, k)
             nxt, _ = transform(nxt, action, k)
@@ -409,13 +406,13 @@ class DQNTrainer(Trainer):
         """One ply of every game and the gradient steps it pays for; yields once for each
         game that ended."""
         cfg = self.cfg
-        eps = anneal(cfg.epsilon_start, cfg.epsilon_end, self.games_done / cfg.epsilon_decay)
+        eps = anneal(cfg.eps_start, cfg.eps_end, self.games_done / cfg.eps_decay_games)
         if cfg.lr_end > 0:
             self.learner.set_lr(anneal(cfg.lr, cfg.lr_end, self.games_done / cfg.games))
         ended = self.games.step(self.q_values, eps)
         self.plies += cfg.parallel
         self.owed += cfg.parallel
-        if len(self.replay) >= max(cfg.start, cfg.batch):
+        if len(self.replay) >= max(cfg.warmup, cfg.batch_size):
             while self.owed >= cfg.train_every:
                 self.update()
                 self.owed -= cfg.train_every
