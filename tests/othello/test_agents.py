@@ -45,15 +45,16 @@ def test_wpc_prefers_a_corner() -> None:
 
 
 def test_ntuple_preset_fills_what_the_spec_leaves_out() -> None:
-    """preset=strong is the search at 0.9 s a move from 18 empties; options given override
-    it, and the default preset is 1-ply as before."""
+    """preset=strong is the search over othello-eval at 0.9 s a move from 18 empties; options
+    given override it, and the default preset is 1-ply as before."""
     from boardai.othello.agents.alphabeta import AlphaBetaAgent
     from boardai.othello.agents.ntuple import NTupleAgent
 
     strong = make_agent("ntuple:preset=strong", seed=0)
     assert isinstance(strong, AlphaBetaAgent)
     assert (strong.opts.depth, strong.opts.time, strong.opts.endgame) == (40, 0.9, 18)
-    assert strong.opts.eval == "ntuple"
+    assert strong.opts.eval == "ntuple" and strong.opts.model == "othello-eval"
+    assert make_agent("ntuple:preset=strong,model=othello-ntuple").opts.model == "othello-ntuple"
     quick = make_agent("ntuple:preset=strong,time=0.01,endgame=4", seed=0)
     assert (quick.opts.depth, quick.opts.time, quick.opts.endgame) == (40, 0.01, 4)
     b = Board.initial()

@@ -4,13 +4,14 @@ or as the evaluation of an alpha-beta search.
 Presets (options given in the spec override them):
 
 ========  ==========================================  ======================================
-preset    depth / time a move / endgame               meant for
+preset    depth / time a move / endgame / model       meant for
 ========  ==========================================  ======================================
-default   1-ply (no search)                           fast matches, training checks
-strong    40 / 0.9 s / solve from 18 empties          the strongest boardai player: play and
-                                                      matches against engines (about 1 s a
-                                                      move; docs/benchmarks.md: 0.685 against
-                                                      ``gtp-rhino -l 3``, 0.490 at ``-l 4``)
+default   1-ply (no search), the first shipped        fast matches, training checks
+          network (``othello-ntuple``)
+strong    40 / 0.9 s / solve from 18 empties /        the strongest boardai player: play and
+          ``othello-eval`` (an evaluation fitted      matches against engines (about 1 s a
+          in discs: 0.635 against                     move; docs/benchmarks.md)
+          ``othello-ntuple`` in the same search)
 ========  ==========================================  ======================================
 """
 
@@ -32,6 +33,8 @@ PRESETS: dict[str, tuple[int, float, int]] = {
     "default": (1, 0.0, 0),
     "strong": (40, 0.9, 18),
 }
+#: preset -> the model it plays where the spec names none (else the first shipped network)
+PRESET_MODELS: dict[str, str] = {"strong": "othello-eval"}
 
 
 @dataclass
@@ -39,8 +42,9 @@ class NTupleOptions:
     """Options of ``ntuple``.
 
     Attributes:
-        model: a model file (``boardai othello train ntuple``) or a shipped model's name
-            (``boardai models``); left out: the first shipped Othello n-tuple model.
+        model: a model file (``boardai othello train ntuple`` or ``train fit``) or a shipped
+            model's name (``boardai models``); left out: the preset's (``othello-eval`` for
+            strong), else the first shipped Othello n-tuple model.
         preset: default or strong (see the module docstring); it fills depth, time and
             endgame where the spec leaves them out.
         depth: 1 plays the move the network likes best; more searches with alpha-beta; 0 is
@@ -124,7 +128,10 @@ def make_ntuple(opts: NTupleOptions, seed: int | None) -> object:
     assert opts.depth is not None and opts.time is not None and opts.endgame is not None
 
     model, path = store.resolve_default(
-        opts.model, "othello", "othello-ntuple", "boardai othello train ntuple"
+        opts.model or PRESET_MODELS.get(opts.preset, ""),
+        "othello",
+        "othello-ntuple",
+        "boardai othello train ntuple",
     )
     if opts.depth == 1:
         return NTupleAgent(str(path), name=f"ntuple:model={model}")
