@@ -43,6 +43,13 @@ LOSSES = ("huber", "mse")
 TARGET_UPDATES = ("soft", "hard", "none")
 
 
+def require(checks: list[tuple[bool, str]]) -> None:
+    """Raise ValueError with the reason of the first check that fails (a config's own)."""
+    for ok, why in checks:
+        if not ok:
+            raise ValueError(why)
+
+
 @dataclass
 class DQNHyperparameters:
     """What both games' DQNs share (each field's docstring is its ``--help`` line)."""
@@ -91,9 +98,7 @@ class DQNHyperparameters:
                 "eps_start and eps_end must be in [0, 1]",
             ),
         ]
-        for ok, why in checks:
-            if not ok:
-                raise ValueError(why)
+        require(checks)
         for name, low in self.AT_LEAST.items():
             if (value := getattr(self, name)) < low:
                 raise ValueError(f"{name} must be >= {low}, got {value}")

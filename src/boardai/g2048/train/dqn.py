@@ -48,6 +48,7 @@ from boardai.learn.dqn import (
     QLearner,
     best_next_value,
     preset_values,
+    require,
     write_checkpoint,
 )
 from boardai.learn.dqn import DQNTrainer as Trainer
@@ -185,9 +186,7 @@ class DQNConfig(DQNHyperparameters):
                 "buffer never fills that far, so no fit would ever run",
             ),
         ]
-        for ok, why in checks:
-            if not ok:
-                raise ValueError(why)
+        require(checks)
         check_threads(self.threads)
         check_device(self.device, auto=True)
 

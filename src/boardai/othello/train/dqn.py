@@ -45,6 +45,7 @@ from boardai.learn.dqn import (
     QLearner,
     best_next_value,
     preset_values,
+    require,
     write_checkpoint,
 )
 from boardai.learn.dqn import DQNTrainer as Trainer
@@ -117,9 +118,7 @@ class DQNConfig(DQNHyperparameters):
                 "mc_mix and sparring must be in [0, 1]",
             ),
         ]
-        for ok, why in checks:
-            if not ok:
-                raise ValueError(why)
+        require(checks)
 
 
 PRESETS: dict[str, dict[str, Any]] = {

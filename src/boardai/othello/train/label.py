@@ -100,12 +100,12 @@ def _read_checkpoint(
             values, done = z["values"], z["done"]
     except (OSError, ValueError, KeyError) as e:
         raise ValueError(f"{path}: not a labelling checkpoint ({e})") from None
-    if meta.get("fingerprint") != fingerprint or values.shape != (n_rows,):
+    if meta.get("fingerprint") != fingerprint:
         raise ValueError(
             f"{path}: a labelling of other positions, another player or another band of empties"
         )
-    if done.shape != (n_games,):
-        raise ValueError(f"{path}: not a labelling checkpoint (its games do not match)")
+    if values.shape != (n_rows,) or done.shape != (n_games,):  # the fingerprint says they fit
+        raise ValueError(f"{path}: not a labelling checkpoint (damaged: its arrays do not fit)")
     return values.astype(np.float64), done.astype(bool), float(meta.get("cpu_seconds", 0.0))
 
 
