@@ -196,9 +196,15 @@ def test_exactly_labelled_endgames_fit_and_play(tmp_path: Path) -> None:
     for spec in (f"alphabeta:eval=ntuple,model={model},depth=2", f"ntuple:model={model}"):
         agent = make_agent(spec, 0)
         assert agent.act(board) in board.legal_actions()
-    # multi-prob-cut's table was fitted for tanh values: none for discs yet
-    with pytest.raises(UsageError, match="no multi-prob-cut fit for a network valued in discs"):
-        make_agent(f"ntuple:model={model},depth=4,mpc=1.5", 0)
+    # multi-prob-cut cuts a network valued in discs by the fit made for that scale
+    from boardai.othello import probcut
+
+    agent = make_agent(f"ntuple:model={model},depth=4,mpc=1.5", 0)
+    threshold, _, rows = agent.searcher.mpc
+    assert threshold == 1.5
+    assert np.array_equal(rows, probcut.table("fitted", 1.5)[2])
+    assert not np.array_equal(rows, probcut.table("ntuple", 1.5)[2])
+    assert agent.act(board) in board.legal_actions()
 
 
 def test_bad_input_is_one_usage_error() -> None:

@@ -33,7 +33,7 @@ def test_shallow_depths_are_shallower_and_of_the_same_parity() -> None:
         assert 1 <= ds < d and ds % 2 == d % 2
 
 
-@pytest.mark.parametrize("name", ["wpc", "classic", "ntuple"])
+@pytest.mark.parametrize("name", ["wpc", "classic", "ntuple", "fitted"])
 def test_fits_cover_every_stage_and_depth(name: str) -> None:
     _, stages, rows = probcut.table(name, 1.0)
     assert set(stages[20:51]) == set(range(rows.shape[0]))
@@ -106,6 +106,7 @@ def test_default_threshold_follows_the_evaluator() -> None:
         ("alphabeta:depth=3,eval=classic", "classic"),
         ("alphabeta:depth=3,eval=ntuple", "ntuple"),
         ("ntuple:depth=3", "ntuple"),
+        ("ntuple:model=othello-eval,depth=3", "fitted"),
     ]:
         assert make_agent(spec).searcher.mpc[0] == probcut.default(evaluator)
     assert make_agent("ntuple:depth=3,mpc=1.5").searcher.mpc[0] == 1.5

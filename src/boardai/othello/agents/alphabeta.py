@@ -106,8 +106,8 @@ def solver_order(
 
 def _evaluator(opts: AlphaBetaOptions) -> tuple[Any, Any, str, Any]:
     """The search evaluator, its data, the name of its multi-prob-cut fit for ``opts.eval``
-    (a network fitted to disc differences, ``linear``, has none yet), and the network (None
-    for the hand-made evaluations)."""
+    (a network by its scale: ``ntuple`` for a TD network, ``fitted`` for one fitted to disc
+    differences, ``linear``), and the network (None for the hand-made evaluations)."""
     if opts.eval == "wpc":
         return E.evaluate_wpc, E.wpc_data(), "wpc", None
     if opts.eval == "classic":
@@ -119,7 +119,7 @@ def _evaluator(opts: AlphaBetaOptions) -> tuple[Any, Any, str, Any]:
         opts.model or "", "othello", "othello-ntuple", "boardai othello train ntuple"
     )
     network = load_network(path)
-    fit = "ntuple" if network.output == "tanh" else ""
+    fit = "ntuple" if network.output == "tanh" else "fitted"
     return evaluate_ntuple, search_data(network), fit, network
 
 
@@ -130,13 +130,8 @@ class AlphaBetaAgent:
         self.name = name
         self.opts = opts
         evaluator, data, fit, network = _evaluator(opts)
-        if not fit and opts.mpc:  # its cut table was fitted for the other evaluations' values
-            raise UsageError(
-                "mpc: no multi-prob-cut fit for a network valued in discs (linear) yet: "
-                "leave mpc out"
-            )
         threshold = probcut.default(fit) if opts.mpc is None else opts.mpc
-        mpc = probcut.table(fit, threshold) if fit else None
+        mpc = probcut.table(fit, threshold)
         order = solver_order(network, data) if opts.endgame else None
         self.searcher = S.Searcher(evaluator, data, tt_bits=opts.tt, mpc=mpc, order=order)
         self.last: S.SearchResult | None = None
