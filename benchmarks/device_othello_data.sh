@@ -72,19 +72,22 @@ run)
 join)
   dir=$1 dst=$2 labeller=${3:-$labeller_default}
   if [ -f "$dir/labels.npz" ]; then
-    python3 - "$dir/games.npz" "$dir/labels.npz" "$dst" <<'EOF'
+    python3 - "$dir/games.npz" "$dir/labels.npz" "$dir/label.json" "$dst" <<'EOF'
+import json
 import sys
 
 import numpy as np
 
 from boardai.othello.train.fit import read_positions, write_positions
 
-games, labels, dst = sys.argv[1:]
+games, labels, summary, dst = sys.argv[1:]
 data = read_positions([games])[0]
 label = np.load(labels)["label"]
 if len(label) != len(data.label):
     sys.exit(f"{labels}: {len(label)} labels for {len(data.label)} positions")
-kept = data.empties < 17  # outside the labelled band every label is its game's result
+with open(summary) as f:
+    lo, hi = json.load(f)["empties"]
+kept = (data.empties < lo) | (data.empties > hi)  # outside the band: the game's result
 if not np.array_equal(label[kept], data.label[kept].astype(np.float32)):
     sys.exit(f"{labels}: not the labels of {games}")
 write_positions(dst, data.mover, data.opponent, label, data.game)
